@@ -1,0 +1,48 @@
+//! Lays out the o200k_base vocabulary as static data so the binary never
+//! builds a rank table at run time: a blob of all token bytes, an offset per
+//! rank, and an open-addressing hash table of ranks. The vocabulary comes from
+//! the tiktoken-rs crate (build dependency); nothing is downloaded.
+
+#[path = "src/vocab_hash.rs"]
+mod vocab_hash;
+
+use std::io::Write;
+
+const VOCAB_SIZE: u32 = 199_998;
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=src/vocab_hash.rs");
+    let bpe = tiktoken_rs::o200k_base().expect("o200k_base vocabulary");
+    let mut blob = Vec::with_capacity(1 << 21);
+    let mut offsets: Vec<u32> = Vec::with_capacity(VOCAB_SIZE as usize + 1);
+    for rank in 0..VOCAB_SIZE {
+        let bytes = bpe
+            ._decode_native_and_split(vec![rank])
+            .next()
+            .expect("every rank decodes");
+        offsets.push(blob.len() as u32);
+        blob.extend_from_slice(&bytes);
+    }
+    offsets.push(blob.len() as u32);
+    let slots = 1usize << vocab_hash::TABLE_BITS;
+    let mut table = vec![0u32; slots];
+    for rank in 0..VOCAB_SIZE as usize {
+        let bytes = &blob[offsets[rank] as usize..offsets[rank + 1] as usize];
+        let mut i = vocab_hash::slot_of(vocab_hash::vocab_hash(bytes));
+        while table[i] != 0 {
+            i = (i + 1) & (slots - 1);
+        }
+        table[i] = rank as u32 + 1;
+    }
+    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    std::fs::write(out.join("o200k_blob.bin"), &blob).unwrap();
+    let mut f = std::fs::File::create(out.join("o200k_offsets.bin")).unwrap();
+    for o in &offsets {
+        f.write_all(&o.to_le_bytes()).unwrap();
+    }
+    let mut f = std::fs::File::create(out.join("o200k_table.bin")).unwrap();
+    for t in &table {
+        f.write_all(&t.to_le_bytes()).unwrap();
+    }
+}

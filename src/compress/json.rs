@@ -1,0 +1,395 @@
+//! The JSON elider (content type `json`, method `elision`): seed
+//! 000_656f229b3ac24bb5.txt, completed by spec/json.md. Output is streamed in
+//! sorted key order, which is also the (deterministic) walk order.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::shared::invariants::{self, Unit};
+use super::shared::{kinds, relevance, robust};
+use crate::gofmt::write_json_str;
+use crate::gojson::{self, Value};
+
+/// Arrays longer than this are collapse candidates.
+const ARRAY_THRESHOLD: usize = 8;
+/// Leading elements always kept.
+const HEAD: usize = 3;
+/// Trailing elements always kept.
+const TAIL: usize = 2;
+/// The query fill stops at this many kept elements.
+const RELEVANCE_CAP: usize = 50;
+/// The first marker carries the note only if its run dropped this many bytes.
+const NOTE_THRESHOLD: usize = 4096;
+/// Marker cost beyond its summary: the two key names plus framing.
+const MARKER_OVERHEAD: usize = 56;
+/// At most this many fields of an element feed its summary.
+const MAX_UNIT_FIELDS: usize = 24;
+
+pub const ELIDED_KEY: &str = "__caveman_elided__";
+const INVARIANTS_KEY: &str = "__caveman_invariants__";
+const NOTE_KEY: &str = "__caveman_note__";
+const NOTE: &str = "\u{2026} caveman: elided elements resemble shown elements and match the stated invariants \u{2014} answer from this view; if you truly cannot, one broad caveman_retrieve \u{2026}";
+
+static PRESERVE_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(error|errors|message|msg|stack|stacktrace|stack_trace|trace|traceback|exception|reason|detail|details|warning|warnings)$")
+        .expect("preserve-key pattern")
+});
+
+static ERROR_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?-u:\b)(error|errors|exception|failed|failure|critical|fatal|crash|panic|abort|timeout|denied|rejected)(?-u:\b)")
+        .expect("error-word pattern")
+});
+
+/// Compresses a JSON body; `None` when it declines (json.md §3).
+pub fn compress(body: &[u8], query: &str) -> Option<Vec<u8>> {
+    let v = gojson::decode_go(body).ok()?;
+    let mut w = Walker {
+        query,
+        collapsed: false,
+        out: Vec::with_capacity(body.len() / 2),
+    };
+    w.walk(&v, false);
+    if !w.collapsed {
+        return None;
+    }
+    Some(w.out)
+}
+
+struct Walker<'q> {
+    query: &'q str,
+    collapsed: bool,
+    out: Vec<u8>,
+}
+
+fn holds_marker(items: &[Value<'_>]) -> bool {
+    items.iter().any(|it| match it {
+        Value::Object(m) => m.iter().any(|(k, _)| k == ELIDED_KEY),
+        _ => false,
+    })
+}
+
+/// Fields of an element for its summary (invariants.md §1).
+fn unit_of<'v>(v: &'v Value<'_>) -> Unit<'v> {
+    let mut u = Vec::new();
+    if let Value::Object(m) = v {
+        for (k, val) in m {
+            if u.len() >= MAX_UNIT_FIELDS {
+                break;
+            }
+            let s: &str = match val {
+                Value::String(s) => s,
+                Value::Number(n) => n,
+                Value::Bool(true) => "true",
+                Value::Bool(false) => "false",
+                _ => continue,
+            };
+            if s.is_empty() {
+                continue;
+            }
+            u.push((k.as_ref(), s));
+        }
+    }
+    u
+}
+
+/// Interns numeric-leaf paths.
+#[derive(Default)]
+struct Paths {
+    ids: HashMap<String, u32>,
+    names: Vec<String>,
+}
+
+impl Paths {
+    fn id(&mut self, p: &str) -> u32 {
+        if let Some(&i) = self.ids.get(p) {
+            return i;
+        }
+        let i = self.names.len() as u32;
+        self.ids.insert(p.to_string(), i);
+        self.names.push(p.to_string());
+        i
+    }
+}
+
+/// Numeric leaves of one element, members in ascending key order, a later
+/// write to the same path winning (json.md §5.3 step 1).
+fn leaves(v: &Value<'_>, path: &mut String, paths: &mut Paths, out: &mut Vec<(u32, f64)>) {
+    match v {
+        Value::Number(n) => {
+            if let Ok(x) = n.parse::<f64>() {
+                if x.is_finite() {
+                    let id = paths.id(path);
+                    out.push((id, x));
+                }
+            }
+        }
+        Value::Object(m) => {
+            for (k, val) in m {
+                let keep = path.len();
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(k);
+                leaves(val, path, paths, out);
+                path.truncate(keep);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Keeps the last value per path.
+fn last_wins(mut v: Vec<(u32, f64)>) -> Vec<(u32, f64)> {
+    let mut out: Vec<(u32, f64)> = Vec::with_capacity(v.len());
+    for (id, x) in v.drain(..) {
+        if let Some(e) = out.iter_mut().find(|e| e.0 == id) {
+            e.1 = x;
+        } else {
+            out.push((id, x));
+        }
+    }
+    out
+}
+
+impl Walker<'_> {
+    fn walk(&mut self, v: &Value<'_>, preserve: bool) {
+        match v {
+            Value::Object(m) => {
+                self.out.push(b'{');
+                for (i, (k, val)) in m.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push(b',');
+                    }
+                    write_json_str(&mut self.out, k.as_bytes());
+                    self.out.push(b':');
+                    self.walk(val, preserve || PRESERVE_KEY.is_match(k));
+                }
+                self.out.push(b'}');
+            }
+            Value::Array(items) => {
+                if holds_marker(items) || preserve {
+                    gojson::write(&mut self.out, v);
+                } else if items.len() <= ARRAY_THRESHOLD {
+                    self.out.push(b'[');
+                    for (i, it) in items.iter().enumerate() {
+                        if i > 0 {
+                            self.out.push(b',');
+                        }
+                        self.walk(it, false);
+                    }
+                    self.out.push(b']');
+                } else {
+                    self.select(items);
+                }
+            }
+            other => gojson::write(&mut self.out, other),
+        }
+    }
+
+    /// Element selection and emission for an array of n > 8 (json.md §5, §6).
+    fn select(&mut self, items: &[Value<'_>]) {
+        let n = items.len();
+        let docs: Vec<String> = items
+            .iter()
+            .map(|it| String::from_utf8(gojson::to_vec(it)).unwrap_or_default())
+            .collect();
+        let mut keep = vec![false; n];
+        for i in [0, 1, 2, n - 2, n - 1] {
+            keep[i] = true;
+        }
+        debug_assert!(HEAD == 3 && TAIL == 2);
+        for (i, d) in docs.iter().enumerate() {
+            if !keep[i] && ERROR_WORD.is_match(d) {
+                keep[i] = true;
+            }
+        }
+        self.numeric_rules(items, &docs, &mut keep);
+        if !self.query.is_empty() {
+            let scores = relevance::scores(self.query, &docs);
+            let mut kept = keep.iter().filter(|&&k| k).count();
+            for i in relevance::candidates(&scores, &keep) {
+                if kept >= RELEVANCE_CAP {
+                    break;
+                }
+                keep[i] = true;
+                kept += 1;
+            }
+        }
+        kinds::guard(&docs, &mut keep);
+
+        self.out.push(b'[');
+        let mut first = true;
+        let mut run: Vec<usize> = Vec::new();
+        for i in 0..n {
+            if keep[i] {
+                self.flush(items, &docs, &mut run, &mut first);
+                if !first {
+                    self.out.push(b',');
+                }
+                first = false;
+                self.walk(&items[i], false);
+            } else {
+                run.push(i);
+            }
+        }
+        self.flush(items, &docs, &mut run, &mut first);
+        self.out.push(b']');
+    }
+
+    /// Anomalies (§5.3) and change-point seams (§5.4).
+    fn numeric_rules(&self, items: &[Value<'_>], docs: &[String], keep: &mut [bool]) {
+        let n = items.len();
+        let mut paths = Paths::default();
+        let mut per_path: Vec<Vec<(usize, f64)>> = Vec::new();
+        let mut buf = Vec::new();
+        let mut path = String::new();
+        for (i, it) in items.iter().enumerate() {
+            buf.clear();
+            leaves(it, &mut path, &mut paths, &mut buf);
+            for (id, x) in last_wins(std::mem::take(&mut buf)) {
+                if per_path.len() <= id as usize {
+                    per_path.resize(id as usize + 1, Vec::new());
+                }
+                per_path[id as usize].push((i, x));
+            }
+        }
+        // Change-point series: the full-coverage path with the highest variance.
+        let mut full: Vec<usize> = (0..per_path.len())
+            .filter(|&p| per_path[p].len() == n)
+            .collect();
+        full.sort_by(|&a, &b| paths.names[a].as_bytes().cmp(paths.names[b].as_bytes()));
+        let mut best = -1.0;
+        let mut chosen: Option<usize> = None;
+        for p in full {
+            let vals = &per_path[p];
+            let mut sum = 0.0;
+            for &(_, x) in vals {
+                sum += x;
+            }
+            let mean = sum / n as f64;
+            let mut ss = 0.0;
+            for &(_, x) in vals {
+                ss += (x - mean) * (x - mean);
+            }
+            let var = ss / (n - 1) as f64;
+            if var > best {
+                best = var;
+                chosen = Some(p);
+            }
+        }
+        let lens: Vec<f64> = docs.iter().map(|d| d.len() as f64).collect();
+        let series: Vec<f64> = match chosen {
+            Some(p) if !paths.names[p].is_empty() => per_path[p].iter().map(|&(_, x)| x).collect(),
+            _ => lens.clone(),
+        };
+        // Anomalies: every path, with the synthetic length path replacing `__len__`.
+        let len_id = paths.ids.get("__len__").copied();
+        for (p, vals) in per_path.iter().enumerate() {
+            if Some(p as u32) == len_id {
+                continue;
+            }
+            let xs: Vec<f64> = vals.iter().map(|&(_, x)| x).collect();
+            for j in robust::anomalies(&xs) {
+                keep[vals[j].0] = true;
+            }
+        }
+        for j in robust::anomalies(&lens) {
+            keep[j] = true;
+        }
+        for s in robust::change_points(&series) {
+            keep[s] = true;
+        }
+    }
+
+    /// Flushes a dropped run (json.md §6).
+    fn flush(&mut self, items: &[Value<'_>], docs: &[String], run: &mut Vec<usize>, first: &mut bool) {
+        if run.is_empty() {
+            return;
+        }
+        let r = run.len();
+        let elided: usize = run.iter().map(|&i| docs[i].len() + 1).sum();
+        let units: Vec<Unit<'_>> = run.iter().map(|&i| unit_of(&items[i])).collect();
+        let summary = invariants::summary(&units, elided as i64);
+        let cost = summary.len() + MARKER_OVERHEAD;
+        let worth = r >= 3 || (!summary.is_empty() && 2 * cost <= elided);
+        if !worth {
+            for &i in run.iter() {
+                if !*first {
+                    self.out.push(b',');
+                }
+                *first = false;
+                self.walk(&items[i], false);
+            }
+            run.clear();
+            return;
+        }
+        if !*first {
+            self.out.push(b',');
+        }
+        *first = false;
+        self.out.extend_from_slice(format!("{{\"{ELIDED_KEY}\":{r}").as_bytes());
+        if !summary.is_empty() {
+            self.out.extend_from_slice(format!(",\"{INVARIANTS_KEY}\":").as_bytes());
+            write_json_str(&mut self.out, summary.as_bytes());
+        }
+        if !self.collapsed && elided >= NOTE_THRESHOLD {
+            self.out.extend_from_slice(format!(",\"{NOTE_KEY}\":").as_bytes());
+            write_json_str(&mut self.out, NOTE.as_bytes());
+        }
+        self.out.push(b'}');
+        self.collapsed = true;
+        run.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(s: &str) -> Option<String> {
+        compress(s.as_bytes(), "").map(|v| String::from_utf8(v).unwrap())
+    }
+
+    #[test]
+    fn example_a() {
+        let items: Vec<String> = (0..10).map(|i| format!("{{\"sku\":\"k-{i}\",\"qty\":1}}")).collect();
+        let input = format!("{{\"page\":2,\"items\":[{}]}}", items.join(","));
+        assert_eq!(
+            c(&input).unwrap(),
+            r#"{"items":[{"qty":1,"sku":"k-0"},{"qty":1,"sku":"k-1"},{"qty":1,"sku":"k-2"},{"__caveman_elided__":5,"__caveman_invariants__":"all qty=1; sku: k-3..k-7 all 5 present"},{"qty":1,"sku":"k-8"},{"qty":1,"sku":"k-9"}],"page":2}"#
+        );
+    }
+
+    #[test]
+    fn example_b_and_e() {
+        let items: Vec<String> = (0..150).map(|i| format!("{{\"seq\":{i},\"ok\":true}}")).collect();
+        let out = c(&format!("[{}]", items.join(","))).unwrap();
+        assert_eq!(
+            out,
+            r#"[{"ok":true,"seq":0},{"ok":true,"seq":1},{"ok":true,"seq":2},{"__caveman_elided__":145,"__caveman_invariants__":"all ok=true; range seq=3..147"},{"ok":true,"seq":148},{"ok":true,"seq":149}]"#
+        );
+        assert_eq!(
+            c("[10,10,10,10,10,10,10,10,90,90,90,90,90,90,90,90]").unwrap(),
+            r#"[10,10,10,{"__caveman_elided__":11},90,90]"#
+        );
+    }
+
+    #[test]
+    fn example_f_declines() {
+        let names = ["ana", "bob", "cy", "dee", "eli", "fay", "gus", "hal", "ivy", "jo", "kit", "lu"];
+        let teams = ["web", "ops", "db", "ml", "qa", "ux", "sec", "net", "api", "ios", "bi", "hr"];
+        let items: Vec<String> = (0..12)
+            .map(|i| format!("{{\"id\":{i},\"name\":\"{}\",\"team\":\"{}\"}}", names[i], teams[i]))
+            .collect();
+        assert_eq!(c(&format!("[{}]", items.join(","))), None);
+    }
+
+    #[test]
+    fn second_pass_leaves_markers() {
+        let items: Vec<String> = (0..150).map(|i| format!("{{\"seq\":{i},\"ok\":true}}")).collect();
+        let once = c(&format!("[{}]", items.join(","))).unwrap();
+        assert_eq!(c(&once), None);
+    }
+}

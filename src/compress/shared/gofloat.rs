@@ -1,0 +1,158 @@
+//! Go `strconv.ParseFloat(s, 64)` acceptance and value (invariants.md §9):
+//! underscores between digits, hex floats with a `p` exponent, `inf`/`nan`
+//! words, and overflow as an error (unlike Rust's `f64::from_str`).
+
+/// Go `underscoreOK`: underscores only between digits (a base prefix counts).
+fn underscore_ok(s: &[u8]) -> bool {
+    let mut saw = b'^';
+    let mut i = 0;
+    if !s.is_empty() && (s[0] == b'+' || s[0] == b'-') {
+        i = 1;
+    }
+    let mut hex = false;
+    if s.len() >= i + 2 && s[i] == b'0' && matches!(s[i + 1] | 0x20, b'b' | b'o' | b'x') {
+        hex = s[i + 1] | 0x20 == b'x';
+        i += 2;
+        saw = b'0';
+    }
+    while i < s.len() {
+        let c = s[i];
+        if c.is_ascii_digit() || (hex && (c | 0x20).is_ascii_hexdigit() && c.is_ascii_alphabetic()) {
+            saw = b'0';
+        } else if c == b'_' {
+            if saw != b'0' {
+                return false;
+            }
+            saw = b'_';
+        } else {
+            if saw == b'_' {
+                return false;
+            }
+            saw = b'!';
+        }
+        i += 1;
+    }
+    saw != b'_'
+}
+
+/// Parses like Go's `ParseFloat(s, 64)`; `None` on any error.
+pub fn parse(s: &str) -> Option<f64> {
+    let b = s.as_bytes();
+    if b.is_empty() {
+        return None;
+    }
+    let (neg, body) = match b[0] {
+        b'+' => (false, &s[1..]),
+        b'-' => (true, &s[1..]),
+        _ => (false, s),
+    };
+    let lower = body.to_ascii_lowercase();
+    if lower == "inf" || lower == "infinity" {
+        return Some(if neg { f64::NEG_INFINITY } else { f64::INFINITY });
+    }
+    if lower == "nan" {
+        return if body.len() == s.len() { Some(f64::NAN) } else { None };
+    }
+    if body.contains('_') && !underscore_ok(b) {
+        return None;
+    }
+    let clean: String = body.chars().filter(|&c| c != '_').collect();
+    let v = if clean.len() > 2 && (clean.starts_with("0x") || clean.starts_with("0X")) {
+        parse_hex(&clean[2..])?
+    } else {
+        parse_dec(&clean)?
+    };
+    Some(if neg { -v } else { v })
+}
+
+fn parse_dec(s: &str) -> Option<f64> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut digits = 0;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+        digits += 1;
+    }
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+            digits += 1;
+        }
+    }
+    if digits == 0 {
+        return None;
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        i += 1;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            i += 1;
+        }
+        let e0 = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == e0 {
+            return None;
+        }
+    }
+    if i != b.len() {
+        return None;
+    }
+    let v: f64 = s.parse().ok()?;
+    if v.is_infinite() {
+        return None;
+    }
+    Some(v)
+}
+
+fn parse_hex(s: &str) -> Option<f64> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut mant = 0f64;
+    let mut digits = 0;
+    let mut exp: i64 = 0;
+    let mut seen_dot = false;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'.' && !seen_dot {
+            seen_dot = true;
+        } else if let Some(d) = (c as char).to_digit(16) {
+            mant = mant * 16.0 + d as f64;
+            digits += 1;
+            if seen_dot {
+                exp -= 4;
+            }
+        } else {
+            break;
+        }
+        i += 1;
+    }
+    if digits == 0 || i >= b.len() || (b[i] | 0x20) != b'p' {
+        return None;
+    }
+    i += 1;
+    let e: i64 = s.get(i..)?.parse().ok()?;
+    let v = mant * 2f64.powi((exp + e).clamp(-2000, 2000) as i32);
+    if v.is_infinite() {
+        return None;
+    }
+    Some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    #[test]
+    fn go_grammar() {
+        for (s, v) in [("5.", 5.0), (".5", 0.5), ("00012", 12.0), ("1E+2", 100.0), ("1_000", 1000.0), ("1e1_0", 1e10), ("0x1p3", 8.0), ("0x_1p3", 8.0), ("-inf", f64::NEG_INFINITY), ("+Infinity", f64::INFINITY)] {
+            assert_eq!(parse(s), Some(v), "{s}");
+        }
+        assert!(parse("NaN").unwrap().is_nan());
+        for s in ["1,000", "0b101", "0o7", "+NaN", "-nan", "1e", ".", "_1", "1_", "1__0", "1_.5", "0x10", "1e400", "1.7976931348623159e308", " 1", "١"] {
+            assert_eq!(parse(s), None, "{s}");
+        }
+        assert_eq!(parse("1e-400"), Some(0.0));
+    }
+}

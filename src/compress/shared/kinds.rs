@@ -1,0 +1,235 @@
+//! The kind guard (spec/redundancy.md): after every other keep rule, a
+//! dropped unit is kept when no surviving unit of the same masking mode
+//! already holds at least 90 % of its word set, so that every dropped unit
+//! resembles something still visible.
+
+use unicode_general_category::{get_general_category, GeneralCategory as G};
+
+/// A token set stops growing at this size.
+const MAX_TOKENS: usize = 128;
+/// Kept units sampled as the initial classes.
+const MAX_SEEDS: usize = 64;
+/// After this many promotions every later dropped unit is kept untested.
+const MAX_PROMOTIONS: usize = 128;
+
+/// Go `unicode.ToLower` of one rune (simple mapping).
+#[inline]
+pub fn simple_lower(c: char) -> char {
+    if c.is_ascii() {
+        return c.to_ascii_lowercase();
+    }
+    if c == '\u{130}' {
+        return 'i';
+    }
+    let mut l = c.to_lowercase();
+    match (l.next(), l.next()) {
+        (Some(x), None) => x,
+        _ => c,
+    }
+}
+
+/// Unicode general category L (letters).
+#[inline]
+pub fn is_letter(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphabetic();
+    }
+    matches!(
+        get_general_category(c),
+        G::UppercaseLetter | G::LowercaseLetter | G::TitlecaseLetter | G::ModifierLetter | G::OtherLetter
+    )
+}
+
+/// Unicode general category Nd (decimal digits).
+#[inline]
+pub fn is_decimal(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_digit();
+    }
+    get_general_category(c) == G::DecimalNumber
+}
+
+/// A unit's kind: its token hashes (sorted, unique) and masking mode.
+#[derive(Debug, Clone)]
+pub struct Profile {
+    tokens: Vec<u64>,
+    masked: bool,
+}
+
+fn hash_token(t: &str) -> u64 {
+    // FNV-1a, then a final mix; token sets only need equality.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in t.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^ (h >> 33)
+}
+
+/// Token set and count of new letter-bearing tokens (redundancy.md §2).
+fn tokenize(unit: &str, mask: bool) -> (Vec<u64>, usize) {
+    let mut set: Vec<u64> = Vec::new();
+    let mut words = 0;
+    let mut cur = String::new();
+    let mut has_letter = false;
+    let mut last_masked_digit = false;
+    let close = |cur: &mut String, has_letter: &mut bool, set: &mut Vec<u64>, words: &mut usize| {
+        if !cur.is_empty() {
+            let h = hash_token(cur);
+            if !set.contains(&h) {
+                set.push(h);
+                if *has_letter {
+                    *words += 1;
+                }
+            }
+        }
+        cur.clear();
+        *has_letter = false;
+    };
+    for c in unit.chars() {
+        let c = simple_lower(c);
+        if is_decimal(c) {
+            if mask {
+                if !last_masked_digit {
+                    cur.push('#');
+                    last_masked_digit = true;
+                }
+            } else {
+                cur.push(c);
+            }
+        } else if c == '_' || is_letter(c) {
+            cur.push(c);
+            has_letter = true;
+            last_masked_digit = false;
+        } else {
+            close(&mut cur, &mut has_letter, &mut set, &mut words);
+            last_masked_digit = false;
+        }
+        if set.len() >= MAX_TOKENS {
+            cur.clear();
+            break;
+        }
+    }
+    close(&mut cur, &mut has_letter, &mut set, &mut words);
+    (set, words)
+}
+
+/// The kind of a unit (redundancy.md §3).
+pub fn profile(unit: &str) -> Profile {
+    let (set, words) = tokenize(unit, true);
+    let (mut tokens, masked) = if words >= 1 {
+        (set, true)
+    } else {
+        (tokenize(unit, false).0, false)
+    };
+    tokens.sort_unstable();
+    Profile { tokens, masked }
+}
+
+fn hits(d: &[u64], c: &[u64]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < d.len() && j < c.len() {
+        match d[i].cmp(&c[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                n += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    n
+}
+
+fn represented(d: &Profile, classes: &[Profile]) -> bool {
+    if d.tokens.is_empty() {
+        return true;
+    }
+    let need = (0.9 * d.tokens.len() as f64 + 0.999999) as usize;
+    classes
+        .iter()
+        .any(|c| c.masked == d.masked && c.tokens.len() >= need && hits(&d.tokens, &c.tokens) >= need)
+}
+
+/// Turns on `keep` for one representative of every kind (redundancy.md §5).
+pub fn guard<S: AsRef<str>>(units: &[S], keep: &mut [bool]) {
+    if units.len() != keep.len() {
+        return;
+    }
+    let kept: Vec<usize> = (0..keep.len()).filter(|&i| keep[i]).collect();
+    let step = if kept.len() > MAX_SEEDS {
+        kept.len() / MAX_SEEDS
+    } else {
+        1
+    };
+    let mut classes: Vec<Profile> = Vec::new();
+    let mut k = 0;
+    while k < kept.len() && classes.len() < MAX_SEEDS {
+        classes.push(profile(units[kept[k]].as_ref()));
+        k += step;
+    }
+    let mut promotions = 0;
+    for i in 0..keep.len() {
+        if keep[i] {
+            continue;
+        }
+        if promotions >= MAX_PROMOTIONS {
+            keep[i] = true;
+            continue;
+        }
+        let d = profile(units[i].as_ref());
+        if represented(&d, &classes) {
+            continue;
+        }
+        keep[i] = true;
+        promotions += 1;
+        classes.push(d);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set_of(unit: &str, mask: bool) -> Vec<u64> {
+        let mut v = tokenize(unit, mask).0;
+        v.sort_unstable();
+        v
+    }
+
+    fn hashes(toks: &[&str]) -> Vec<u64> {
+        let mut v: Vec<u64> = toks.iter().map(|t| hash_token(t)).collect();
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn tokenizer_examples() {
+        assert_eq!(set_of("x1y22z", true), hashes(&["x#y#z"]));
+        assert_eq!(set_of("case_017", true), hashes(&["case_#"]));
+        assert_eq!(set_of(r#"{"id":3,"state":"ok"}"#, true), hashes(&["#", "id", "ok", "state"]));
+        let p = profile("[1973, 251]");
+        assert!(!p.masked);
+        assert_eq!(p.tokens, hashes(&["1973", "251"]));
+        assert_eq!(set_of("row-٣٤ abc", true), hashes(&["row", "#", "abc"]));
+        assert!(profile("---").tokens.is_empty());
+    }
+
+    #[test]
+    fn ceiling_of_ninety_percent() {
+        for (n, need) in [(1, 1), (3, 3), (4, 4), (6, 6), (10, 9), (11, 10), (20, 18)] {
+            assert_eq!((0.9 * n as f64 + 0.999999) as usize, need);
+        }
+    }
+
+    #[test]
+    fn skip_row_is_promoted() {
+        let units = ["orders case_001 pass 41", "orders case_029 skip 69", "orders case_030 pass 70"];
+        let mut keep = [true, false, false];
+        guard(&units, &mut keep);
+        assert_eq!(keep, [true, true, false]);
+    }
+}

@@ -1,0 +1,263 @@
+//! The tabular compressor (content type `tabular`, method `tabular`): seed
+//! 001_09701529cdd52f66.txt, completed by spec/tabular.md.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::shared::invariants::{self, Unit};
+use super::shared::{gofloat, kinds, relevance};
+use crate::table::{self, Kind, Table};
+use crate::text::trim_str;
+
+/// Tables with fewer rows (header rows included) pass through.
+const MIN_ROWS: usize = 12;
+/// Leading data rows always kept.
+const HEAD: usize = 3;
+/// Trailing rows always kept.
+const TAIL: usize = 2;
+/// At most this many rows are added by the query fill.
+const QUERY_FILL: usize = 24;
+/// The contract row is appended when the collapsed runs dropped this much.
+const CONTRACT_THRESHOLD: usize = 4096;
+/// At most this many columns feed a summary.
+const MAX_UNIT_FIELDS: usize = 24;
+
+/// Marker text of a payload that was already compressed.
+const MARKER_GUARD: &[u8] = b"rows elided (caveman)";
+
+const CONTRACT: &str = "\u{2026} caveman: elided rows resemble shown rows and match the stated invariants \u{2014} answer from this view; if you truly cannot, one broad caveman_retrieve \u{2026}";
+
+static FAILURE_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?-u:\b)(ERROR|FAIL|FAILED|FATAL|PANIC|EXCEPTION|WARNING|SECURITY|DENIED|REJECTED)(?-u:\b)")
+        .expect("failure-word pattern")
+});
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Compresses a table; `None` when it declines (tabular.md §2).
+pub fn compress(input: &[u8], query: &str) -> Option<Vec<u8>> {
+    if contains(input, MARKER_GUARD) {
+        return None;
+    }
+    let t = table::parse(input)?;
+    let hr = t.header_rows();
+    let n = t.rows.len();
+    if n < MIN_ROWS || n <= hr + 6 {
+        return None;
+    }
+    let width = t.rows[0].len();
+    let docs: Vec<String> = t.rows.iter().map(|r| r.join(" ")).collect();
+    let mut keep = vec![false; n];
+    for k in keep.iter_mut().take(hr + HEAD) {
+        *k = true;
+    }
+    for i in n.saturating_sub(TAIL)..n {
+        if i >= hr {
+            keep[i] = true;
+        }
+    }
+    for (i, d) in docs.iter().enumerate() {
+        if FAILURE_WORD.is_match(d) {
+            keep[i] = true;
+        }
+    }
+    extrema(&t, &mut keep);
+    if !query.is_empty() {
+        let scores = relevance::scores(query, &docs);
+        for i in relevance::candidates(&scores, &keep).into_iter().take(QUERY_FILL) {
+            keep[i] = true;
+        }
+    }
+    kinds::guard(&docs, &mut keep);
+    let (rows, dropped) = emit(&t, &keep, width);
+    if rows.len() >= n {
+        return None;
+    }
+    let mut rows = rows;
+    if dropped >= CONTRACT_THRESHOLD {
+        rows.push(marker_row(CONTRACT.to_string(), width));
+    }
+    let out = rebuild(&t, &rows, input);
+    if out.len() >= input.len() {
+        return None;
+    }
+    Some(out)
+}
+
+/// Keeps each mostly-numeric column's first minimum and maximum row.
+fn extrema(t: &Table<'_>, keep: &mut [bool]) {
+    let hr = t.header_rows();
+    let data_rows = t.rows.len() - hr;
+    for c in 0..t.rows[0].len() {
+        let mut count = 0usize;
+        let mut min: Option<(f64, usize)> = None;
+        let mut max: Option<(f64, usize)> = None;
+        for r in hr..t.rows.len() {
+            let Some(v) = t.rows[r].get(c).and_then(|cell| gofloat::parse(trim_str(cell))) else {
+                continue;
+            };
+            count += 1;
+            match min {
+                None => {
+                    min = Some((v, r));
+                    max = Some((v, r));
+                }
+                Some((m, _)) => {
+                    if v < m {
+                        min = Some((v, r));
+                    }
+                    if let Some((x, _)) = max {
+                        if v > x {
+                            max = Some((v, r));
+                        }
+                    }
+                }
+            }
+        }
+        if count * 10 < data_rows * 7 {
+            continue;
+        }
+        if let (Some((_, a)), Some((_, b))) = (min, max) {
+            keep[a] = true;
+            keep[b] = true;
+        }
+    }
+}
+
+fn marker_row(text: String, width: usize) -> Vec<String> {
+    let mut row = vec![String::new(); width];
+    row[0] = text;
+    row
+}
+
+/// Walks the rows, collapsing dropped runs into marker rows; returns the
+/// output rows and the bytes the collapsed runs dropped.
+fn emit(t: &Table<'_>, keep: &[bool], width: usize) -> (Vec<Vec<String>>, usize) {
+    let header: Vec<&str> = t.rows[0].iter().map(|h| trim_str(h)).collect();
+    let mut out: Vec<Vec<String>> = Vec::with_capacity(t.rows.len());
+    let mut dropped = 0usize;
+    let mut run: Vec<usize> = Vec::new();
+    let flush = |run: &mut Vec<usize>, out: &mut Vec<Vec<String>>, dropped: &mut usize| {
+        if run.is_empty() {
+            return;
+        }
+        let r = run.len();
+        let run_bytes: usize = run.iter().map(|&i| t.rows[i].join(",").len() + 1).sum();
+        let units: Vec<Unit<'_>> = run
+            .iter()
+            .map(|&i| {
+                let mut u = Vec::new();
+                for (c, name) in header.iter().enumerate().take(MAX_UNIT_FIELDS) {
+                    let value = t.rows[i].get(c).map(|v| trim_str(v)).unwrap_or("");
+                    if !name.is_empty() && !value.is_empty() {
+                        u.push((*name, value));
+                    }
+                }
+                u
+            })
+            .collect();
+        let summary = invariants::summary(&units, run_bytes as i64);
+        let text = if summary.is_empty() {
+            format!("\u{2026} {r} rows elided (caveman) \u{2026}")
+        } else {
+            format!("\u{2026} {r} rows elided (caveman): {summary} \u{2026}")
+        };
+        let worth = r >= 3 || (!summary.is_empty() && 2 * text.len() <= run_bytes);
+        if worth {
+            out.push(marker_row(text, width));
+            *dropped += run_bytes;
+        } else {
+            for &i in run.iter() {
+                out.push(t.rows[i].iter().map(|c| c.to_string()).collect());
+            }
+        }
+        run.clear();
+    };
+    for (i, row) in t.rows.iter().enumerate() {
+        if keep[i] {
+            flush(&mut run, &mut out, &mut dropped);
+            out.push(row.iter().map(|c| c.to_string()).collect());
+        } else {
+            run.push(i);
+        }
+    }
+    flush(&mut run, &mut out, &mut dropped);
+    (out, dropped)
+}
+
+/// Rebuilds the table in its own format (tabular.md §6).
+fn rebuild(t: &Table<'_>, rows: &[Vec<String>], input: &[u8]) -> Vec<u8> {
+    let ends_lf = input.last() == Some(&b'\n');
+    let mut out = Vec::with_capacity(input.len());
+    match t.kind {
+        Kind::Markdown => {
+            for r in rows {
+                out.extend_from_slice(b"| ");
+                out.extend_from_slice(r.join(" | ").as_bytes());
+                out.extend_from_slice(b" |\n");
+            }
+            if !ends_lf {
+                out.pop();
+            }
+            if t.crlf {
+                let mut v = Vec::with_capacity(out.len() + rows.len());
+                for &b in &out {
+                    if b == b'\n' {
+                        v.push(b'\r');
+                    }
+                    v.push(b);
+                }
+                out = v;
+            }
+        }
+        Kind::Csv | Kind::Tsv => {
+            for r in rows {
+                table::write_record(&mut out, r, t.delimiter(), t.crlf);
+            }
+            if !ends_lf {
+                let cut = if t.crlf { 2 } else { 1 };
+                out.truncate(out.len().saturating_sub(cut));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn example_a() {
+        let ms = [20, 21, 22, 23, 24, 25, 99, 23, 22, 5, 24, 21, 20, 99];
+        let mut s = String::from("id,host,state,ms\n");
+        for (i, m) in ms.iter().enumerate() {
+            let n = i + 1;
+            let state = match n {
+                9 => "failed",
+                12 => "timeout",
+                _ => "ok",
+            };
+            s.push_str(&format!("{n},web-{n},{state},{m}\n"));
+        }
+        let out = String::from_utf8(compress(s.as_bytes(), "").unwrap()).unwrap();
+        assert_eq!(
+            out,
+            "id,host,state,ms\n1,web-1,ok,20\n2,web-2,ok,21\n3,web-3,ok,22\n… 3 rows elided (caveman) …,,,\n7,web-7,ok,99\n8,web-8,ok,23\n9,web-9,failed,22\n10,web-10,ok,5\n11,web-11,ok,24\n12,web-12,timeout,21\n13,web-13,ok,20\n14,web-14,ok,99\n"
+        );
+    }
+
+    #[test]
+    fn example_d_tsv() {
+        let mut s = String::from("a\tb\tc\n");
+        for n in 1..=14 {
+            s.push_str(&format!("x{n:02}\tsame\t{}\n", n % 3));
+        }
+        let out = String::from_utf8(compress(s.as_bytes(), "").unwrap()).unwrap();
+        assert!(out.contains("… 9 rows elided (caveman): all b=same; a: x04..x12 all 9 present; +1 omitted …\t\t\n"), "{out}");
+        assert_eq!(compress(out.as_bytes(), ""), None);
+    }
+}

@@ -1,0 +1,507 @@
+//! Content-type detection (spec/detect.md): a first-match-wins cascade over
+//! the unwrapped payload. The reference's RE2 patterns are ASCII-only for
+//! `\b`, `\d`, `\s`, `\w`; they are implemented here as hand-written scanners
+//! (linear, allocation-free) or as `regex` patterns spelled with explicit
+//! ASCII classes. Invalid UTF-8 is seen as U+FFFD, as in the reference.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::text::{is_blank, trim_space, trim_str};
+use crate::{gojson, table, tokens::go_lossy, unwrap};
+
+/// Every word `detect` can print.
+pub const TYPES: [&str; 10] = [
+    "json",
+    "terminal",
+    "diff",
+    "html",
+    "tabular",
+    "code",
+    "log",
+    "search-result",
+    "config",
+    "text",
+];
+
+/// Detects the content type of a payload (peeling up to four wrappers).
+pub fn detect(input: &[u8]) -> &'static str {
+    let body = unwrap::unwrap_for_detect(input);
+    detect_body(&body)
+}
+
+/// `detect` as the subcommand runs it.
+pub fn detect_input(input: &[u8]) -> &'static str {
+    detect(input)
+}
+
+fn detect_body(b: &[u8]) -> &'static str {
+    let t = trim_space(b);
+    if t.is_empty() {
+        return "text";
+    }
+    if (t[0] == b'{' || t[0] == b'[') && gojson::is_valid(t) {
+        return "json";
+    }
+    if looks_terminal(b) {
+        return "terminal";
+    }
+    let text = go_lossy(b);
+    let s: &str = &text;
+    if looks_diff(s) {
+        return "diff";
+    }
+    if looks_html(s) {
+        return "html";
+    }
+    if table::looks_tabular(b) {
+        return "tabular";
+    }
+    let log = looks_log(s);
+    if !log && looks_code(s) {
+        return "code";
+    }
+    if log {
+        return "log";
+    }
+    if looks_search(s) {
+        return "search-result";
+    }
+    if looks_config(b) {
+        return "config";
+    }
+    "text"
+}
+
+#[inline]
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// `\x1b\[[0-9;?]*[ -/]*[@-~]` anywhere, or >= 3 bare carriage returns.
+fn looks_terminal(b: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(off) = b[i..].iter().position(|&c| c == 0x1b) {
+        let mut j = i + off + 1;
+        i = j;
+        if b.get(j) != Some(&b'[') {
+            continue;
+        }
+        j += 1;
+        while j < b.len() && (b[j].is_ascii_digit() || b[j] == b';' || b[j] == b'?') {
+            j += 1;
+        }
+        while j < b.len() && (0x20..=0x2f).contains(&b[j]) {
+            j += 1;
+        }
+        if j < b.len() && (0x40..=0x7e).contains(&b[j]) {
+            return true;
+        }
+    }
+    let cr = b.iter().filter(|&&c| c == b'\r').count();
+    let crlf = b.windows(2).filter(|w| w == b"\r\n").count();
+    cr - crlf >= 3
+}
+
+fn looks_diff(s: &str) -> bool {
+    let mut matches = 0;
+    for line in s.split('\n') {
+        let l = line.as_bytes();
+        let hit = l.starts_with(b"diff --git ")
+            || l.starts_with(b"@@ ")
+            || l.starts_with(b"--- ")
+            || l.starts_with(b"+++ ")
+            || (l.first().is_some_and(|&c| c == b'+' || c == b'-')
+                && match l.get(1) {
+                    Some(&c) => c != b'+' && c != b'-',
+                    // `[^+-]` may be the newline that ends this line.
+                    None => line.as_ptr() as usize + line.len() < s.as_ptr() as usize + s.len(),
+                });
+        if hit {
+            matches += 1;
+        }
+    }
+    if matches < 4 {
+        return false;
+    }
+    s.contains("\n@@ ")
+        || s.contains("diff --git ")
+        || (s.contains("\n--- ") && s.contains("\n+++ "))
+}
+
+/// Go `unicode.ToLower` of one rune (simple mapping).
+fn go_lower(c: char) -> char {
+    if c.is_ascii() {
+        return c.to_ascii_lowercase();
+    }
+    if c == '\u{130}' {
+        return 'i';
+    }
+    let mut l = c.to_lowercase();
+    match (l.next(), l.next()) {
+        (Some(x), None) => x,
+        _ => c,
+    }
+}
+
+fn looks_html(s: &str) -> bool {
+    let t = trim_str(s);
+    let lower: String = t.chars().map(go_lower).collect();
+    if lower.starts_with("<!doctype html") || lower.starts_with("<html") {
+        return true;
+    }
+    const CODE_CONTAINS: [&str; 3] = ["=>", "className=", "});"];
+    const CODE_PREFIX: [&str; 10] = [
+        "import ", "export ", "package ", "func ", "def ", "const ", "#include", "#!", "//", "/*",
+    ];
+    const CODE_LINES: [&str; 7] = [
+        "\nimport ",
+        "\nexport ",
+        "\npackage ",
+        "\nfunc ",
+        "\ndef ",
+        "\nclass ",
+        "\nconst ",
+    ];
+    if CODE_CONTAINS.iter().any(|p| s.contains(p))
+        || CODE_PREFIX.iter().any(|p| t.starts_with(p))
+        || CODE_LINES.iter().any(|p| s.contains(p))
+    {
+        return false;
+    }
+    const TAGS: [&str; 6] = ["<body", "<article", "<main", "<div", "<p>", "<p "];
+    TAGS.iter().any(|p| lower.contains(p)) && lower.bytes().filter(|&b| b == b'<').count() >= 6
+}
+
+const CODE_KEYWORDS: [&str; 25] = [
+    "func",
+    "package",
+    "import",
+    "def",
+    "class",
+    "function",
+    "return",
+    "const",
+    "let",
+    "var",
+    "public",
+    "private",
+    "protected",
+    "static",
+    "void",
+    "struct",
+    "interface",
+    "namespace",
+    "module",
+    "fn",
+    "impl",
+    "trait",
+    "export",
+    "async",
+    "await",
+];
+
+/// Whole-word keyword occurrences (ASCII word characters).
+fn keyword_count(s: &str) -> usize {
+    let b = s.as_bytes();
+    let mut n = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if !is_word(b[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && is_word(b[i]) {
+            i += 1;
+        }
+        let w = &s[start..i];
+        if w.len() <= 9 && CODE_KEYWORDS.contains(&w) {
+            n += 1;
+        }
+    }
+    n
+}
+
+static CODE_STRUCT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(=>|::|->|\)\{|\) \{|;\n|^[\t\n\f\r ]*#include|^[\t\n\f\r ]*from .+ import )")
+        .expect("code structure pattern")
+});
+
+fn looks_code(s: &str) -> bool {
+    let t = trim_str(s);
+    if t.starts_with("#!") {
+        return true;
+    }
+    if keyword_count(s) < 3 {
+        return false;
+    }
+    CODE_STRUCT.is_match(s)
+        || s.contains('{')
+        || (s.contains("def ") && s.contains(':'))
+        || s.contains("\n    ")
+}
+
+const LEVELS: [&str; 8] = [
+    "TRACE", "DEBUG", "INFO", "WARN", "WARNING", "ERROR", "FATAL", "PANIC",
+];
+
+#[inline]
+fn is_ascii_space(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | 0x0c | b'\r' | b' ')
+}
+
+/// `(?i)[A-Z]`: ASCII letters plus the two runes that fold into them.
+fn bracket_letters(s: &str) -> Option<usize> {
+    let mut n = 0;
+    for (i, c) in s.char_indices() {
+        if c.is_ascii_alphabetic() || c == '\u{17F}' || c == '\u{212A}' {
+            n += 1;
+            continue;
+        }
+        return if c == ']' && n > 0 { Some(i) } else { None };
+    }
+    None
+}
+
+fn dd(b: &[u8], i: usize) -> bool {
+    i + 1 < b.len() && b[i].is_ascii_digit() && b[i + 1].is_ascii_digit()
+}
+
+/// `hh:mm:ss` at `i`.
+fn hms(b: &[u8], i: usize) -> bool {
+    dd(b, i) && b.get(i + 2) == Some(&b':') && dd(b, i + 3) && b.get(i + 5) == Some(&b':') && dd(b, i + 6)
+}
+
+/// One line against the log pattern (detect.md §8).
+fn log_line(line: &str) -> bool {
+    let b = line.as_bytes();
+    // Level word as a whole ASCII word, any case.
+    let mut i = 0;
+    while i < b.len() {
+        if !is_word(b[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && is_word(b[i]) {
+            i += 1;
+        }
+        let w = &b[start..i];
+        if w.len() >= 4 && w.len() <= 7 && LEVELS.iter().any(|l| l.as_bytes().eq_ignore_ascii_case(w)) {
+            return true;
+        }
+    }
+    // ^\s*\[[A-Z]+\]
+    let mut j = 0;
+    while j < b.len() && is_ascii_space(b[j]) {
+        j += 1;
+    }
+    if b.get(j) == Some(&b'[') && bracket_letters(&line[j + 1..]).is_some() {
+        return true;
+    }
+    // \d{4}-\d{2}-\d{2}[ Tt]\d{2}:\d{2}:\d{2} anywhere, or \bhh:mm:ss\b.
+    for k in 0..b.len() {
+        if !b[k].is_ascii_digit() {
+            continue;
+        }
+        if dd(b, k)
+            && dd(b, k + 2)
+            && b.get(k + 4) == Some(&b'-')
+            && dd(b, k + 5)
+            && b.get(k + 7) == Some(&b'-')
+            && dd(b, k + 8)
+            && matches!(b.get(k + 10), Some(b' ' | b'T' | b't'))
+            && hms(b, k + 11)
+        {
+            return true;
+        }
+        if hms(b, k)
+            && (k == 0 || !is_word(b[k - 1]))
+            && (k + 8 == b.len() || !is_word(b[k + 8]))
+        {
+            return true;
+        }
+    }
+    false
+}
+
+fn looks_log(s: &str) -> bool {
+    let mut total = 0usize;
+    let mut matched = 0usize;
+    for line in s.split('\n') {
+        total += 1;
+        if log_line(line) {
+            matched += 1;
+        }
+    }
+    total >= 4 && matched >= 3 && 2 * matched >= total
+}
+
+/// `^([./~A-Za-z0-9_-][^:\n]{0,240}:\d+(:\d+)?:|https?://\S+)` on one line.
+fn search_line(line: &str) -> bool {
+    let b = line.as_bytes();
+    for scheme in ["http://", "https://"] {
+        if let Some(rest) = line.strip_prefix(scheme) {
+            if rest.bytes().next().is_some_and(|c| !is_ascii_space(c)) {
+                return true;
+            }
+        }
+    }
+    match b.first() {
+        Some(&c) if c.is_ascii_alphanumeric() || matches!(c, b'.' | b'/' | b'~' | b'_' | b'-') => {}
+        _ => return false,
+    }
+    let rest = &line[1..];
+    let Some(colon) = rest.find(':') else {
+        return false;
+    };
+    if rest[..colon].chars().count() > 240 {
+        return false;
+    }
+    let after = &rest.as_bytes()[colon + 1..];
+    let digits = after.iter().take_while(|c| c.is_ascii_digit()).count();
+    digits > 0 && after.get(digits) == Some(&b':')
+}
+
+fn looks_search(s: &str) -> bool {
+    let mut total = 0usize;
+    let mut matched = 0usize;
+    for line in s.split('\n') {
+        total += 1;
+        if search_line(line) {
+            matched += 1;
+        }
+    }
+    total >= 6 && matched >= 4 && 3 * matched >= total
+}
+
+static BLOCK_SCALAR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r":[\t\n\f\r ]*[|>][0-9+-]*[\t\n\f\r ]*(?:#.*)?$").expect("block scalar pattern")
+});
+static SECTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^[\t\n\f\r ]*\[[A-Za-z0-9_.:"' -]+\][\t\n\f\r ]*(?:[#;].*)?$"#)
+        .expect("section pattern")
+});
+static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[\t\n\f\r ]*[A-Za-z0-9_.-]+[\t\n\f\r ]*=[\t\n\f\r ]*[^\t\n\f\r ]")
+        .expect("assignment pattern")
+});
+static YAML_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[\t\n\f\r ]*(?:-[\t\n\f\r ]*)?[A-Za-z0-9_.-]+[\t\n\f\r ]*:")
+        .expect("yaml key pattern")
+});
+
+/// Minimum lines for a config file.
+const CONFIG_MIN_LINES: usize = 12;
+
+fn looks_config(b: &[u8]) -> bool {
+    let Ok(s) = std::str::from_utf8(b) else {
+        return false;
+    };
+    if is_blank(b) {
+        return false;
+    }
+    let body = s.strip_suffix('\n').unwrap_or(s);
+    let lines: Vec<&str> = body.split('\n').collect();
+    if lines.len() < CONFIG_MIN_LINES {
+        return false;
+    }
+    let (mut keys, mut assigns, mut sections, mut prose) = (0usize, 0usize, 0usize, 0usize);
+    let mut block_scalar = false;
+    for line in &lines {
+        let t = trim_str(line);
+        if t.is_empty() || t.starts_with('#') || t.starts_with(';') {
+            continue;
+        }
+        if BLOCK_SCALAR.is_match(t) {
+            block_scalar = true;
+        }
+        if SECTION.is_match(t) {
+            sections += 1;
+        } else if ASSIGNMENT.is_match(t) {
+            assigns += 1;
+        } else if YAML_KEY.is_match(t) {
+            keys += 1;
+        } else if t.starts_with("- ") {
+        } else {
+            prose += 1;
+        }
+    }
+    let significant = keys + assigns + sections + prose;
+    if significant == 0 {
+        return false;
+    }
+    if sections >= 2 && assigns >= 4 && prose == 0 && !s.contains("\"\"\"") && !s.contains("'''") {
+        return true;
+    }
+    keys >= 6
+        && 2 * keys >= significant
+        && 4 * prose <= significant
+        && !block_scalar
+        && crate::yaml::decodes(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    macro_rules! detects {
+        ($($input:expr => $want:expr),* $(,)?) => {
+            $( assert_eq!(detect($input.as_bytes()), $want, "input {:?}", $input); )*
+        };
+    }
+
+    #[test]
+    fn quick_reference_table() {
+        detects! {
+            "" => "text",
+            "   \n" => "text",
+            " " => "text",
+            "  \n{\"a\":1}\n" => "json",
+            "[1,2" => "text",
+            "<file path=\"a.json\">\n{\"a\": [1,2]}\n</file>" => "json",
+            "a\x1b[?25lb" => "terminal",
+            "diff --git \n+a\n-b\n+c\n" => "diff",
+            "<HTML>" => "html",
+            "#include <x>\nint main() { return 0; }\nstatic void f() { return; }\n" => "code",
+            "[a] x\n[b] y\n[c] z\nplain\n" => "log",
+            "2024-01-02 03:04:05 a\n2024-01-02T03:04:06 b\nx 10:11:12 c\nd\n" => "log",
+            "[a]\nx = 1\ny = 2\n[b]\nz = 3\nw = 4\n" => "text",
+            "[a]\nx = 1\ny = 2\n[b]\nz = 3\nw = 4\n\n\n\n\n\n\n" => "config",
+            "line one\r\nline two\r\nline three\r\n" => "text",
+        }
+    }
+
+    #[test]
+    fn boundaries() {
+        detects! {
+            "fetch 10%\rfetch 40%\rfetch 80%\rdone\n" => "terminal",
+            "a\rb\rc\n" => "text",
+            "--- a\n+++ b\n-x\n+y\n" => "text",
+            "x\n--- a\n+++ b\n-x\n+y\n" => "diff",
+            "<div><p>a</p><p>b</p></div>" => "html",
+            "<div><p>a</p><p>b</p></div>\nconst a = 1" => "text",
+            "We return the class and import the package." => "text",
+            "We return the class and import the package. {x}" => "code",
+            "INFO a\nINFO b\nINFO c\n" => "log",
+            "12:00:01 a\n12:00:02 b\n12:00:03 c\nq\nr\ns\n" => "text",
+        }
+        let csv7: String = std::iter::once("a,b\n".to_string()).chain((0..6).map(|i| format!("{i},x\n"))).collect();
+        assert_eq!(detect(csv7.as_bytes()), "text");
+        let csv8: String = std::iter::once("a,b\n".to_string()).chain((0..7).map(|i| format!("{i},x\n"))).collect();
+        assert_eq!(detect(csv8.as_bytes()), "tabular");
+        let search: String = (0..6).map(|i| format!("src/a.go:{i}:match\n")).collect();
+        assert_eq!(detect(search.as_bytes()), "search-result");
+        let yaml12: String = "abcdefghijkl".chars().enumerate().map(|(i, c)| format!("{c}: {i}\n")).collect();
+        assert_eq!(detect(yaml12.as_bytes()), "config");
+        let yaml11: String = "abcdefghijk".chars().enumerate().map(|(i, c)| format!("{c}: {i}\n")).collect();
+        assert_eq!(detect(yaml11.as_bytes()), "text");
+    }
+
+    #[test]
+    fn unicode_word_boundaries_are_ascii() {
+        assert_eq!(keyword_count("éfunc func_x xfunc func"), 2);
+    }
+}

@@ -1,0 +1,127 @@
+//! The compress flow (spec/engine.md §1): unwrap → detect (or forced type)
+//! → count the whole input → run the compressor on the body → rewrap →
+//! keep only if strictly fewer tokens → store the original → publish.
+//!
+//! The input is counted on a second thread while the body is detected and
+//! compressed, so the two largest costs overlap on a two-core machine.
+
+use crate::report::{Report, StoreFailure, Transformed};
+use crate::store::{NewRecord, PutError, Store};
+use crate::{compress, detect, tokens, unwrap};
+
+/// What the caller asked for.
+#[derive(Debug, Default, Clone)]
+pub struct Options {
+    /// `--type`: `None` (or `auto`/empty, normalised by the caller) detects.
+    pub forced_type: Option<String>,
+    /// `--query`; empty means none.
+    pub query: String,
+    /// `CAVE_ENGINE_TOON=best-of`.
+    pub toon_best_of: bool,
+}
+
+/// Output bytes and report of one compress.
+#[derive(Debug)]
+pub struct Outcome {
+    /// `None` means the input passes through unchanged.
+    pub output: Option<Vec<u8>>,
+    pub report: Report,
+}
+
+/// A compressor's result: bytes, method, lossless_to_model.
+pub struct Compressed {
+    pub bytes: Vec<u8>,
+    pub method: &'static str,
+    pub lossless: bool,
+}
+
+/// Runs the compressor registered for `ct` on `body` (engine.md §3).
+pub fn run_compressor(ct: &str, body: &[u8], opts: &Options) -> Option<Compressed> {
+    match ct {
+        "json" if opts.toon_best_of => compress::best_of(body, &opts.query),
+        "json" => compress::json::compress(body, &opts.query).map(|bytes| Compressed {
+            bytes,
+            method: "elision",
+            lossless: false,
+        }),
+        "tabular" => compress::tabular::compress(body, &opts.query).map(|bytes| Compressed {
+            bytes,
+            method: "tabular",
+            lossless: false,
+        }),
+        "toon" => crate::toon::encode(body).ok().map(|bytes| Compressed {
+            bytes,
+            method: "toon",
+            lossless: true,
+        }),
+        // Registered in the reference but not built here (log, code, diff,
+        // search-result, text, html, config, terminal, …): they decline,
+        // which is always safe: the input passes through.
+        _ => None,
+    }
+}
+
+/// Compresses `input` (engine.md §1).
+pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
+    std::thread::scope(|scope| {
+        let counter = scope.spawn(|| tokens::count(input));
+        let (body, layers) = unwrap::unwrap(input);
+        let ct = match &opts.forced_type {
+            Some(t) => t.clone(),
+            None => detect::detect(&body).to_string(),
+        };
+        let candidate = run_compressor(&ct, &body, opts)
+            .map(|c| (unwrap::rewrap(c.bytes, &layers), c.method, c.lossless))
+            .filter(|(out, _, _)| out.as_slice() != input)
+            .map(|(out, m, l)| {
+                let after = tokens::count(&out);
+                (out, m, l, after)
+            });
+        let before = counter.join().unwrap_or_else(|_| tokens::count(input));
+        let pass = |error| Outcome {
+            output: None,
+            report: Report {
+                content_type: ct.clone(),
+                tokens_before: before,
+                tokens_after: before,
+                ratio: 0.0,
+                transformed: None,
+                error,
+            },
+        };
+        let Some((out, method, lossless, after)) = candidate else {
+            return pass(None);
+        };
+        if after >= before {
+            return pass(None);
+        }
+        let put = store.put(&NewRecord {
+            content_type: &ct,
+            compressor: &ct,
+            tokens_before: before as u64,
+            tokens_after: after as u64,
+            original: input,
+            metadata: &[],
+        });
+        let handle = match put {
+            Ok(h) => h,
+            Err(PutError::Budget) => return pass(Some(StoreFailure::BudgetExceeded)),
+            Err(PutError::Io(_)) => return pass(Some(StoreFailure::Unavailable)),
+        };
+        Outcome {
+            output: Some(out),
+            report: Report {
+                content_type: ct.clone(),
+                tokens_before: before,
+                tokens_after: after,
+                ratio: (before - after) as f64 / before as f64,
+                transformed: Some(Transformed {
+                    recovery_handle: handle.as_str().to_string(),
+                    method: method.to_string(),
+                    lossless_to_model: lossless,
+                }),
+                error: None,
+            },
+        }
+    })
+}

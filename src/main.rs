@@ -1,0 +1,49 @@
+//! The `caveman-engine` binary: dispatch on the first argument and map the
+//! outcome to an exit code in one place.
+
+use caveman_engine::cmd;
+use std::io::Write;
+
+const HELP: &str = "caveman-engine compress | detect | retrieve <handle> | stats | registry | toon encode|decode | pixel render|simulate | evals run [--fixtures DIR]";
+
+/// The JSON walk recurses once per nesting level (up to 10,000) and TOON
+/// nests further; run on a thread with room for that.
+const STACK_BYTES: usize = 1 << 30;
+
+fn run(args: Vec<String>) -> i32 {
+    let sub = args.get(1).map(String::as_str).unwrap_or("help");
+    let rest = if args.len() > 2 { &args[2..] } else { &[] };
+    match sub {
+        "compress" => cmd::compress::run(rest),
+        "detect" => cmd::detect::run(),
+        "retrieve" => cmd::retrieve::run(rest),
+        "stats" => cmd::stats::run(),
+        "toon" => cmd::toon::run(rest),
+        "help" | "--help" | "-h" => {
+            let _ = writeln!(std::io::stderr(), "{HELP}");
+            0
+        }
+        "registry" | "pixel" | "evals" => cmd::fatal(&format!(
+            "caveman-engine: {sub} is not part of this build; see README.md"
+        )),
+        other => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "unknown caveman-engine subcommand: {other}"
+            );
+            2
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let code = std::thread::Builder::new()
+        .stack_size(STACK_BYTES)
+        .spawn(move || run(args))
+        .map(|h| h.join().unwrap_or(101))
+        .unwrap_or(101);
+    std::process::exit(code);
+}

@@ -1,0 +1,161 @@
+//! `retrieve HANDLE QUERY`: a narrowed view of an original made of whole
+//! units joined by gap markers (spec/store.md §6).
+
+use crate::compress::shared::relevance;
+use crate::gojson::{self, Value};
+use crate::table;
+use crate::text::{is_blank, trim_space, trim_str};
+
+/// At most this many hits are shown.
+const MAX_HITS: usize = 20;
+const GAP: &str = "\u{2026} [caveman: non-adjacent] \u{2026}";
+
+/// Units of the original and an optional header prelude.
+fn units(c: &[u8]) -> Option<(Option<String>, Vec<String>)> {
+    if let Ok(v) = gojson::decode_go(c) {
+        let mut groups: Vec<Vec<String>> = Vec::new();
+        collect_groups(&v, &mut groups);
+        if groups.is_empty() {
+            return None;
+        }
+        let mut u = vec![String::new()];
+        for g in groups {
+            u.extend(g);
+            u.push(String::new());
+        }
+        return Some((None, u));
+    }
+    if let Some(r) = csv_units(c) {
+        return Some(r);
+    }
+    let text = String::from_utf8_lossy(c);
+    let pieces: Vec<String> = if text.contains("\n\n") {
+        text.split("\n\n").map(|p| trim_str(p).to_string()).collect()
+    } else {
+        text.split('\n').map(|p| trim_str(p).to_string()).collect()
+    };
+    let u: Vec<String> = pieces.into_iter().filter(|p| !p.is_empty()).collect();
+    if u.is_empty() {
+        None
+    } else {
+        Some((None, u))
+    }
+}
+
+fn collect_groups(v: &Value<'_>, groups: &mut Vec<Vec<String>>) {
+    match v {
+        Value::Object(m) => {
+            for (_, val) in m {
+                collect_groups(val, groups);
+            }
+        }
+        Value::Array(items) => {
+            if !items.is_empty() && items.iter().all(|i| matches!(i, Value::Object(_))) {
+                groups.push(
+                    items
+                        .iter()
+                        .map(|i| {
+                            let mut out = Vec::new();
+                            gojson::write_indented(&mut out, i, 0);
+                            String::from_utf8(out).unwrap_or_default()
+                        })
+                        .collect(),
+                );
+            } else {
+                for i in items {
+                    collect_groups(i, groups);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn csv_units(c: &[u8]) -> Option<(Option<String>, Vec<String>)> {
+    let text = std::str::from_utf8(c).ok()?;
+    if is_blank(c) {
+        return None;
+    }
+    let t = trim_space(c);
+    if t[0] == b'{' || t[0] == b'[' {
+        return None;
+    }
+    let first = t.split(|&b| b == b'\n').next().unwrap_or(t);
+    let tabs = first.iter().filter(|&&b| b == b'\t').count();
+    let commas = first.iter().filter(|&&b| b == b',').count();
+    let delim = if tabs > commas { b'\t' } else { b',' };
+    if !first.contains(&delim) {
+        return None;
+    }
+    let (records, ends) = table::read_csv(text, delim)?;
+    if records.len() < 3 || records[0].len() < 2 {
+        return None;
+    }
+    let slice = |a: usize, b: usize| text[a..b].trim_end_matches(['\r', '\n']).to_string();
+    let header = slice(0, ends[0]);
+    let u = (1..records.len()).map(|i| slice(ends[i - 1], ends[i])).collect();
+    Some((Some(header), u))
+}
+
+/// The narrowed view, or the original when narrowing would not shrink it.
+pub fn narrow(original: Vec<u8>, query: &str) -> Vec<u8> {
+    let Some((header, units)) = units(&original) else {
+        return original;
+    };
+    let scores = relevance::scores(query, &units);
+    let mut hits: Vec<usize> = (0..units.len()).filter(|&i| scores[i] > 0.0).collect();
+    if hits.is_empty() {
+        return original;
+    }
+    hits.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+    hits.truncate(MAX_HITS);
+    hits.sort_unstable();
+    let mut view = String::new();
+    if let Some(h) = header {
+        view.push_str(&h);
+        view.push('\n');
+    }
+    for (j, &i) in hits.iter().enumerate() {
+        if j == 0 {
+            if i > 0 {
+                view.push_str(GAP);
+                view.push_str("\n\n");
+            }
+        } else if i == hits[j - 1] + 1 {
+            view.push_str("\n\n");
+        } else {
+            view.push_str("\n\n");
+            view.push_str(GAP);
+            view.push_str("\n\n");
+        }
+        view.push_str(&units[i]);
+    }
+    if hits.last().is_some_and(|&l| l + 1 < units.len()) {
+        view.push_str("\n\n");
+        view.push_str(GAP);
+    }
+    if view.len() < original.len() {
+        view.into_bytes()
+    } else {
+        original
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_example() {
+        let mut s = String::from("id,state\n");
+        for i in 1..=40 {
+            let st = if i == 6 || i == 26 { "broken" } else { "fine" };
+            s.push_str(&format!("{i},{st}\n"));
+        }
+        let got = String::from_utf8(narrow(s.into_bytes(), "broken")).unwrap();
+        assert_eq!(
+            got,
+            "id,state\n… [caveman: non-adjacent] …\n\n6,broken\n\n… [caveman: non-adjacent] …\n\n26,broken\n\n… [caveman: non-adjacent] …"
+        );
+    }
+}

@@ -1,0 +1,479 @@
+//! o200k_base token counting, identical to the reference (spec/engine.md §6).
+//!
+//! * Bytes become text the Go way: every byte that is not part of a valid
+//!   UTF-8 sequence is one U+FFFD.
+//! * Pre-tokenisation is a hand-written, linear-time matcher for the o200k
+//!   split pattern with the reference's newline quirk (`[^\S\r\n]*[\r\n]+`
+//!   instead of `\s*[\r\n]+`). No regex engine, so no stack overflow on a
+//!   million spaces and no slowdown on long runs of one character.
+//! * Each piece found in the vocabulary is one token; other pieces are merged
+//!   by rank (lowest first, leftmost on ties). The vocabulary table is static
+//!   data laid out by `build.rs`, so counting costs no start-up time.
+//! * Pieces longer than [`LONG_PIECE`] bytes go to the linear-time exact
+//!   encoder of the `bpe` crate, built lazily from the same vocabulary.
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use crate::vocab_hash::{slot_of, vocab_hash, TABLE_BITS};
+use unicode_general_category::{get_general_category, GeneralCategory as G};
+
+static BLOB: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_blob.bin"));
+static OFFSETS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_offsets.bin"));
+static TABLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_table.bin"));
+
+/// Number of ordinary tokens in o200k_base.
+const VOCAB_SIZE: usize = 199_998;
+
+/// Pieces at least this long use the `bpe` crate's linear-time encoder; the
+/// rank-merge loop below is quadratic in the piece length.
+const LONG_PIECE: usize = 384;
+
+/// Name of the counter, as the reference reports it.
+pub const COUNTER_NAME: &str = "o200k_base";
+
+#[inline]
+fn read_u32(data: &[u8], i: usize) -> u32 {
+    let b = &data[i * 4..i * 4 + 4];
+    u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+}
+
+/// Bytes of the token with this rank.
+#[inline]
+fn token_bytes(rank: usize) -> &'static [u8] {
+    let a = read_u32(OFFSETS, rank) as usize;
+    let b = read_u32(OFFSETS, rank + 1) as usize;
+    &BLOB[a..b]
+}
+
+/// Rank of a byte string in the vocabulary, if it is a token.
+#[inline]
+fn rank_of(bytes: &[u8]) -> Option<u32> {
+    let mask = (1usize << TABLE_BITS) - 1;
+    let mut i = slot_of(vocab_hash(bytes));
+    loop {
+        let v = read_u32(TABLE, i);
+        if v == 0 {
+            return None;
+        }
+        if token_bytes(v as usize - 1) == bytes {
+            return Some(v - 1);
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+/// Text as the reference sees it: valid UTF-8 borrowed, otherwise each bad
+/// byte replaced by one U+FFFD (Go's `[]rune` conversion, not Rust's
+/// maximal-subpart rule).
+pub fn go_lossy(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(go_lossy_owned(bytes)),
+    }
+}
+
+fn go_lossy_owned(mut bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + 16);
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => {
+                out.push_str(s);
+                return out;
+            }
+            Err(e) => {
+                let good = e.valid_up_to();
+                // SAFETY-free: from_utf8 validated this prefix.
+                out.push_str(std::str::from_utf8(&bytes[..good]).unwrap_or_default());
+                out.push('\u{FFFD}');
+                bytes = &bytes[good + 1..];
+            }
+        }
+    }
+}
+
+// Character classes used by the split pattern, as bit flags.
+const UP: u8 = 1; // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+const LO: u8 = 2; // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+const LETTER: u8 = 4; // \p{L}
+const NUM: u8 = 8; // \p{N}
+const WS: u8 = 16; // \s (Unicode White_Space)
+const NL: u8 = 32; // [\r\n]
+
+static ASCII_CLASS: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut c = 0;
+    while c < 128 {
+        let b = c as u8;
+        t[c] = if b.is_ascii_uppercase() {
+            UP | LETTER
+        } else if b.is_ascii_lowercase() {
+            LO | LETTER
+        } else if b.is_ascii_digit() {
+            NUM
+        } else if b == b'\r' || b == b'\n' {
+            WS | NL
+        } else if b == b'\t' || b == 0x0b || b == 0x0c || b == b' ' {
+            WS
+        } else {
+            0
+        };
+        c += 1;
+    }
+    t
+};
+
+/// Unicode White_Space.
+#[inline]
+pub fn is_unicode_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n'
+            | '\u{0B}'
+            | '\u{0C}'
+            | '\r'
+            | ' '
+            | '\u{85}'
+            | '\u{A0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200A}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202F}'
+            | '\u{205F}'
+            | '\u{3000}'
+    )
+}
+
+#[inline]
+fn class_of(c: char) -> u8 {
+    if (c as u32) < 128 {
+        return ASCII_CLASS[c as usize];
+    }
+    if is_unicode_space(c) {
+        return WS;
+    }
+    match get_general_category(c) {
+        G::UppercaseLetter | G::TitlecaseLetter => UP | LETTER,
+        G::LowercaseLetter => LO | LETTER,
+        G::ModifierLetter | G::OtherLetter => UP | LO | LETTER,
+        G::NonspacingMark | G::SpacingMark | G::EnclosingMark => UP | LO,
+        G::DecimalNumber | G::LetterNumber | G::OtherNumber => NUM,
+        _ => 0,
+    }
+}
+
+/// Pre-tokeniser over valid UTF-8: precomputed classes per character.
+struct Splitter<'a> {
+    text: &'a [u8],
+}
+
+impl Splitter<'_> {
+    /// Class and byte length of the character at `pos` (must be < len).
+    #[inline]
+    fn at(&self, pos: usize) -> (u8, usize) {
+        let b = self.text[pos];
+        if b < 0x80 {
+            return (ASCII_CLASS[b as usize], 1);
+        }
+        let len = if b >= 0xF0 {
+            4
+        } else if b >= 0xE0 {
+            3
+        } else {
+            2
+        };
+        let s = &self.text[pos..pos + len];
+        let c = std::str::from_utf8(s)
+            .ok()
+            .and_then(|s| s.chars().next())
+            .unwrap_or('\u{FFFD}');
+        (class_of(c), len)
+    }
+
+    /// End of a run of characters whose class intersects `mask`.
+    #[inline]
+    fn run(&self, mut pos: usize, mask: u8) -> usize {
+        while pos < self.text.len() {
+            let (c, l) = self.at(pos);
+            if c & mask == 0 {
+                break;
+            }
+            pos += l;
+        }
+        pos
+    }
+
+    /// `[UP]*[LO]+` from `p` with backtracking; returns the end.
+    fn up_then_lo(&self, p: usize) -> Option<usize> {
+        // Greedy UP run, remembering the last position whose char is also LO.
+        let mut pos = p;
+        let mut last_lo_end = None;
+        while pos < self.text.len() {
+            let (c, l) = self.at(pos);
+            if c & UP == 0 {
+                break;
+            }
+            pos += l;
+            if c & LO != 0 {
+                last_lo_end = Some(pos);
+            }
+        }
+        if pos < self.text.len() && self.at(pos).0 & LO != 0 {
+            return Some(self.run(pos, LO));
+        }
+        last_lo_end
+    }
+
+    /// Optional contraction suffix `(?i:'s|'t|'re|'ve|'m|'ll|'d)` at `pos`.
+    #[inline]
+    fn contraction(&self, pos: usize) -> usize {
+        let t = self.text;
+        if pos + 1 < t.len() && t[pos] == b'\'' {
+            let a = t[pos + 1].to_ascii_lowercase();
+            match a {
+                b's' | b't' | b'm' | b'd' => return pos + 2,
+                b'r' | b'v' if pos + 2 < t.len() && t[pos + 2].eq_ignore_ascii_case(&b'e') => {
+                    return pos + 3
+                }
+                b'l' if pos + 2 < t.len() && t[pos + 2].eq_ignore_ascii_case(&b'l') => {
+                    return pos + 3
+                }
+                _ => {}
+            }
+        }
+        pos
+    }
+
+    /// End of the piece starting at `s` (s < len).
+    fn next_piece(&self, s: usize) -> usize {
+        let t = self.text;
+        let (c0, l0) = self.at(s);
+        let prefix_ok = c0 & (NL | LETTER | NUM) == 0;
+        // Alternative 1: [^\r\n\p{L}\p{N}]?[UP]*[LO]+ contraction?
+        if prefix_ok && s + l0 < t.len() {
+            if let Some(e) = self.up_then_lo(s + l0) {
+                return self.contraction(e);
+            }
+        }
+        if let Some(e) = self.up_then_lo(s) {
+            return self.contraction(e);
+        }
+        // Alternative 2: [^\r\n\p{L}\p{N}]?[UP]+[LO]* contraction?
+        if prefix_ok && s + l0 < t.len() {
+            let e = self.run(s + l0, UP);
+            if e > s + l0 {
+                return self.contraction(self.run(e, LO));
+            }
+        }
+        if c0 & UP != 0 {
+            let e = self.run(s, UP);
+            return self.contraction(self.run(e, LO));
+        }
+        // Alternative 3: \p{N}{1,3}
+        if c0 & NUM != 0 {
+            let mut e = s + l0;
+            for _ in 0..2 {
+                if e < t.len() {
+                    let (c, l) = self.at(e);
+                    if c & NUM != 0 {
+                        e += l;
+                        continue;
+                    }
+                }
+                break;
+            }
+            return e;
+        }
+        // Alternative 4: ' ?[^\s\p{L}\p{N}]+[\r\n/]*'
+        let px = |c: u8| c & (WS | LETTER | NUM) == 0;
+        let mut start4 = None;
+        if t[s] == b' ' && s + 1 < t.len() && px(self.at(s + 1).0) {
+            start4 = Some(s + 1);
+        } else if px(c0) {
+            start4 = Some(s);
+        }
+        if let Some(p) = start4 {
+            let mut e = p;
+            while e < t.len() {
+                let (c, l) = self.at(e);
+                if !px(c) {
+                    break;
+                }
+                e += l;
+            }
+            while e < t.len() && matches!(t[e], b'\r' | b'\n' | b'/') {
+                e += 1;
+            }
+            return e;
+        }
+        // Alternative 5 (the reference's quirk): [^\S\r\n]*[\r\n]+
+        let mut e = s;
+        while e < t.len() {
+            let (c, l) = self.at(e);
+            if c & WS == 0 || c & NL != 0 {
+                break;
+            }
+            e += l;
+        }
+        if e < t.len() && matches!(t[e], b'\r' | b'\n') {
+            while e < t.len() && matches!(t[e], b'\r' | b'\n') {
+                e += 1;
+            }
+            return e;
+        }
+        // Alternatives 6 and 7: \s+(?!\S) | \s+. Here the whitespace run
+        // [s, e) holds no newline (alternative 5 would have matched).
+        if e == t.len() {
+            return e;
+        }
+        // Back off one character when the run is followed by non-space.
+        let mut last = s;
+        let mut p = s;
+        while p < e {
+            last = p;
+            p += self.at(p).1;
+        }
+        if last > s {
+            last
+        } else {
+            e
+        }
+    }
+}
+
+/// Rank-merge of one piece (tiktoken's `byte_pair_merge`), returning the
+/// number of tokens. Quadratic; used for short pieces only.
+fn merge_count(piece: &[u8]) -> usize {
+    const MAX: u32 = u32::MAX;
+    let n = piece.len();
+    let mut parts: Vec<(u32, u32)> = Vec::with_capacity(n + 1);
+    let mut min = (MAX, usize::MAX);
+    for i in 0..n - 1 {
+        let r = rank_of(&piece[i..i + 2]).unwrap_or(MAX);
+        if r < min.0 {
+            min = (r, i);
+        }
+        parts.push((i as u32, r));
+    }
+    parts.push(((n - 1) as u32, MAX));
+    parts.push((n as u32, MAX));
+    let rank_at = |parts: &[(u32, u32)], i: usize| -> u32 {
+        if i + 3 < parts.len() {
+            rank_of(&piece[parts[i].0 as usize..parts[i + 3].0 as usize]).unwrap_or(MAX)
+        } else {
+            MAX
+        }
+    };
+    while min.0 != MAX {
+        let i = min.1;
+        if i > 0 {
+            parts[i - 1].1 = rank_at(&parts, i - 1);
+        }
+        parts[i].1 = rank_at(&parts, i);
+        parts.remove(i + 1);
+        min = (MAX, usize::MAX);
+        for (j, &(_, r)) in parts[..parts.len() - 1].iter().enumerate() {
+            if r < min.0 {
+                min = (r, j);
+            }
+        }
+    }
+    parts.len() - 1
+}
+
+/// Hash factor that makes the `bpe` crate's token hashes collision-free for
+/// o200k_base (found with `bpe::byte_pair_encoding::find_hash_factor_for_dictionary`).
+const BPE_HASH_FACTOR: u64 = 17_846_336_922_010_275_747;
+
+static LONG_ENCODER: LazyLock<bpe::byte_pair_encoding::BytePairEncoding> = LazyLock::new(|| {
+    bpe::byte_pair_encoding::BytePairEncoding::from_dictionary(
+        (0..VOCAB_SIZE).map(|r| token_bytes(r).to_vec()),
+        Some(BPE_HASH_FACTOR),
+    )
+});
+
+#[inline]
+fn piece_count(piece: &[u8]) -> usize {
+    if piece.len() == 1 || rank_of(piece).is_some() {
+        1
+    } else if piece.len() < LONG_PIECE {
+        merge_count(piece)
+    } else {
+        LONG_ENCODER.count(piece)
+    }
+}
+
+/// Token count of valid UTF-8 text.
+pub fn count_str(text: &str) -> usize {
+    let sp = Splitter {
+        text: text.as_bytes(),
+    };
+    let mut pos = 0;
+    let mut total = 0;
+    while pos < sp.text.len() {
+        let end = sp.next_piece(pos);
+        total += piece_count(&sp.text[pos..end]);
+        pos = end;
+    }
+    total
+}
+
+/// Token count of raw bytes, as the reference counts them.
+pub fn count(bytes: &[u8]) -> usize {
+    if bytes.is_empty() {
+        return 0;
+    }
+    count_str(&go_lossy(bytes))
+}
+
+/// Pieces of the split, for differential tests.
+#[doc(hidden)]
+pub fn split_pieces(text: &str) -> Vec<&str> {
+    let sp = Splitter {
+        text: text.as_bytes(),
+    };
+    let mut out = Vec::new();
+    let mut pos = 0;
+    while pos < text.len() {
+        let end = sp.next_piece(pos);
+        out.push(&text[pos..end]);
+        pos = end;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quirks_from_the_spec() {
+        assert_eq!(count(b""), 0);
+        assert_eq!(count(b"\n \n"), 2);
+        assert_eq!(count(b" \n \n"), 2);
+        assert_eq!(count(b"a\n\t\nb"), 4);
+    }
+
+    #[test]
+    fn invalid_bytes_are_one_replacement_each() {
+        assert_eq!(go_lossy(b"a\xE2\x82b"), "a\u{FFFD}\u{FFFD}b");
+        assert_eq!(go_lossy(b"\xED\xA0\x80"), "\u{FFFD}\u{FFFD}\u{FFFD}");
+        assert_eq!(go_lossy(b"ok"), "ok");
+    }
+
+    #[test]
+    fn every_rank_is_found() {
+        for r in (0..VOCAB_SIZE).step_by(97) {
+            assert_eq!(rank_of(token_bytes(r)), Some(r as u32));
+        }
+    }
+
+    #[test]
+    fn long_runs_are_linear_and_do_not_panic() {
+        let spaces = " ".repeat(1 << 20);
+        assert!(count(spaces.as_bytes()) > 0);
+        let a = "a".repeat(1 << 20);
+        assert!(count(a.as_bytes()) > 0);
+    }
+}

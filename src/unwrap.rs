@@ -1,0 +1,316 @@
+//! Presentation wrappers (spec/engine.md §2): a line-number gutter
+//! ("listing") and a `<file …>…</file>` wrapper, peeled up to four layers
+//! before detection and compression, and re-applied to the output.
+
+use crate::text::{is_blank, leading_space, trailing_space};
+
+/// At most this many wrapper layers are peeled.
+pub const MAX_LAYERS: usize = 4;
+
+/// A listing needs at least this many (numbered) lines.
+const MIN_LISTING_LINES: usize = 8;
+
+/// Gutter numbers have at most this many digits.
+const MAX_GUTTER_DIGITS: usize = 12;
+
+/// One peeled layer.
+#[derive(Debug, Clone)]
+pub enum Wrapper {
+    /// Line-number gutter: the unwrapped source and one number per line.
+    Gutter { source: Vec<u8>, numbers: Vec<u64> },
+    /// `<file …>` wrapper: bytes before and after the inner body.
+    File { prefix: Vec<u8>, suffix: Vec<u8> },
+}
+
+/// Peels up to [`MAX_LAYERS`] wrappers, outermost first.
+pub fn unwrap(input: &[u8]) -> (Vec<u8>, Vec<Wrapper>) {
+    let mut body = input.to_vec();
+    let mut layers = Vec::new();
+    for _ in 0..MAX_LAYERS {
+        if let Some((source, numbers)) = parse_listing(&body) {
+            layers.push(Wrapper::Gutter {
+                source: source.clone(),
+                numbers,
+            });
+            body = source;
+        } else if let Some((prefix, inner, suffix)) = parse_file_wrapper(&body) {
+            let inner = inner.to_vec();
+            layers.push(Wrapper::File {
+                prefix: prefix.to_vec(),
+                suffix: suffix.to_vec(),
+            });
+            body = inner;
+        } else {
+            break;
+        }
+    }
+    (body, layers)
+}
+
+/// Re-applies the wrappers, innermost first.
+pub fn rewrap(mut out: Vec<u8>, layers: &[Wrapper]) -> Vec<u8> {
+    for w in layers.iter().rev() {
+        out = match w {
+            Wrapper::Gutter { source, numbers } => restore_gutter(&out, source, numbers),
+            Wrapper::File { prefix, suffix } => {
+                let mut v = Vec::with_capacity(prefix.len() + out.len() + suffix.len());
+                v.extend_from_slice(prefix);
+                v.extend_from_slice(&out);
+                v.extend_from_slice(suffix);
+                v
+            }
+        };
+    }
+    out
+}
+
+/// Only peels, for detection, which never rewraps.
+pub fn unwrap_for_detect(input: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let mut body: std::borrow::Cow<'_, [u8]> = std::borrow::Cow::Borrowed(input);
+    for _ in 0..MAX_LAYERS {
+        if let Some((source, _)) = parse_listing(&body) {
+            body = std::borrow::Cow::Owned(source);
+        } else if let Some((_, inner, _)) = parse_file_wrapper(&body) {
+            body = std::borrow::Cow::Owned(inner.to_vec());
+        } else {
+            break;
+        }
+    }
+    body
+}
+
+/// Splits on `\n`, dropping the final empty element when there are more
+/// than one; returns the lines and whether that happened.
+fn split_lines(s: &[u8]) -> (Vec<&[u8]>, bool) {
+    let mut lines: Vec<&[u8]> = s.split(|&b| b == b'\n').collect();
+    let mut trailing = false;
+    if lines.len() > 1 && lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+        trailing = true;
+    }
+    (lines, trailing)
+}
+
+/// Gutter of one line: its number and content.
+fn gutter(line: &[u8]) -> Option<(u64, &[u8])> {
+    let mut i = 0;
+    while i < line.len() && line[i] == b' ' {
+        i += 1;
+    }
+    let d0 = i;
+    while i < line.len() && line[i].is_ascii_digit() {
+        i += 1;
+    }
+    let digits = i - d0;
+    if digits == 0 || digits > MAX_GUTTER_DIGITS {
+        return None;
+    }
+    let n: u64 = std::str::from_utf8(&line[d0..i]).ok()?.parse().ok()?;
+    let rest = &line[i..];
+    if rest.is_empty() {
+        Some((n, rest))
+    } else if rest[0] == b'\t' {
+        Some((n, &rest[1..]))
+    } else if rest.starts_with(b" | ") {
+        Some((n, &rest[3..]))
+    } else if rest.starts_with(b": ") {
+        Some((n, &rest[2..]))
+    } else {
+        None
+    }
+}
+
+/// Parses a numbered listing (engine.md §2.1).
+fn parse_listing(body: &[u8]) -> Option<(Vec<u8>, Vec<u64>)> {
+    if body.is_empty() {
+        return None;
+    }
+    let (lines, trailing) = split_lines(body);
+    if lines.len() < MIN_LISTING_LINES {
+        return None;
+    }
+    let mut previous = 0u64;
+    let mut numbered = 0usize;
+    let mut numbers = Vec::with_capacity(lines.len());
+    let mut source = Vec::with_capacity(body.len());
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            source.push(b'\n');
+        }
+        if let Some((n, content)) = gutter(line) {
+            if n <= previous {
+                return None;
+            }
+            previous = n;
+            numbered += 1;
+            numbers.push(n);
+            source.extend_from_slice(content);
+        } else if is_blank(line) {
+            numbers.push(previous);
+        } else {
+            return None;
+        }
+    }
+    if numbered < MIN_LISTING_LINES {
+        return None;
+    }
+    if trailing {
+        source.push(b'\n');
+    }
+    Some((source, numbers))
+}
+
+/// Puts a `N\t` gutter back on compressed output (engine.md §2.1 Restore).
+fn restore_gutter(out: &[u8], source: &[u8], numbers: &[u64]) -> Vec<u8> {
+    let (src_lines, _) = split_lines(source);
+    if src_lines.len() > numbers.len() || numbers.is_empty() {
+        return out.to_vec();
+    }
+    let (out_lines, trailing) = split_lines(out);
+    let mut cursor = 0usize;
+    let (mut tracked, mut traced) = (0usize, 0usize);
+    let mut result = Vec::with_capacity(out.len() + out_lines.len() * 6);
+    for (i, line) in out_lines.iter().enumerate() {
+        let mut number = numbers[cursor.min(numbers.len() - 1)];
+        if !is_blank(line) {
+            tracked += 1;
+            if let Some(off) = src_lines
+                .get(cursor..)
+                .and_then(|rest| rest.iter().position(|s| s == line))
+            {
+                let pos = cursor + off;
+                number = numbers[pos];
+                cursor = pos + 1;
+                traced += 1;
+            }
+        }
+        if i > 0 {
+            result.push(b'\n');
+        }
+        result.extend_from_slice(number.to_string().as_bytes());
+        result.push(b'\t');
+        result.extend_from_slice(line);
+    }
+    if trailing {
+        result.push(b'\n');
+    }
+    if tracked > 0 && 2 * traced < tracked {
+        return out.to_vec();
+    }
+    result
+}
+
+fn count_occurrences(hay: &[u8], needle: &[u8]) -> usize {
+    if hay.len() < needle.len() {
+        return 0;
+    }
+    hay.windows(needle.len()).filter(|w| *w == needle).count()
+}
+
+/// Parses a `<file …>` wrapper (engine.md §2.2): prefix, inner, suffix.
+fn parse_file_wrapper(body: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
+    let lead = leading_space(body);
+    if lead == body.len() {
+        return None;
+    }
+    let trail = trailing_space(body, lead);
+    let t = &body[lead..body.len() - trail];
+    if t.len() < 9 {
+        return None;
+    }
+    if !t.starts_with(b"<file") || !matches!(t[5], b' ' | b'\t' | b'>') {
+        return None;
+    }
+    if !t.ends_with(b"</file>") {
+        return None;
+    }
+    if count_occurrences(t, b"<file") != 1 || count_occurrences(t, b"</file>") != 1 {
+        return None;
+    }
+    let close = t.len() - 7;
+    let mut quote = 0u8;
+    let mut gt = None;
+    for (i, &b) in t.iter().enumerate().skip(5) {
+        if quote != 0 {
+            if b == quote {
+                quote = 0;
+            }
+        } else if b == b'"' || b == b'\'' {
+            quote = b;
+        } else if b == b'>' {
+            gt = Some(i);
+            break;
+        }
+    }
+    let gt = gt?;
+    if gt >= close {
+        return None;
+    }
+    let inner = &t[gt + 1..close];
+    if is_blank(inner) {
+        return None;
+    }
+    let prefix = &body[..lead + gt + 1];
+    let suffix = &body[lead + close..];
+    Some((prefix, inner, suffix))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listing_needs_eight_lines() {
+        let seven: String = (1..=7).map(|i| format!("{i} | x{i}\n")).collect();
+        assert!(parse_listing(seven.as_bytes()).is_none());
+        let eight: String = (1..=8).map(|i| format!("{i} | x{i}\n")).collect();
+        let (src, nums) = parse_listing(eight.as_bytes()).unwrap();
+        assert_eq!(src, b"x1\nx2\nx3\nx4\nx5\nx6\nx7\nx8\n");
+        assert_eq!(nums, (1..=8).collect::<Vec<u64>>());
+    }
+
+    #[test]
+    fn gutter_forms() {
+        assert_eq!(gutter(b"  007\tx"), Some((7, &b"x"[..])));
+        assert_eq!(gutter(b"5: x"), Some((5, &b"x"[..])));
+        assert_eq!(gutter(b"5"), Some((5, &b""[..])));
+        assert!(gutter(b"5|x").is_none());
+        assert!(gutter(b"5 |").is_none());
+        assert!(gutter(b"5:").is_none());
+        assert!(gutter(b"12\r").is_none());
+        assert!(gutter(b"1234567890123\tx").is_none());
+    }
+
+    #[test]
+    fn restore_example_from_spec() {
+        let source = b"alpha\nbeta\ngamma\ndelta\n\nzeta\neta\ntheta\n";
+        let numbers: Vec<u64> = (10..=17).collect();
+        let out = "alpha\n… 3 elided …\n\nzeta\ntheta\n";
+        let got = restore_gutter(out.as_bytes(), source, &numbers);
+        assert_eq!(
+            String::from_utf8(got).unwrap(),
+            "10\talpha\n11\t… 3 elided …\n11\t\n15\tzeta\n17\ttheta\n"
+        );
+        let bare = restore_gutter(b"alpha\nX\nY\nZ", source, &numbers);
+        assert_eq!(bare, b"alpha\nX\nY\nZ");
+    }
+
+    #[test]
+    fn file_wrapper_example_from_spec() {
+        let input = b" \n<file name=\"C:\\x\\a>b.go\">\nbody\n</file>\n\t";
+        let (body, layers) = unwrap(input);
+        assert_eq!(body, b"\nbody\n");
+        assert_eq!(
+            rewrap(b"compressed".to_vec(), &layers),
+            b" \n<file name=\"C:\\x\\a>b.go\">compressed</file>\n\t"
+        );
+    }
+
+    #[test]
+    fn whitespace_only_body_is_not_a_wrapper() {
+        let nine: String = (1..=9).map(|i| format!("{i} | \n")).collect();
+        let (body, layers) = unwrap(nine.as_bytes());
+        assert_eq!(layers.len(), 1);
+        assert_eq!(body, b"\n\n\n\n\n\n\n\n\n");
+    }
+}
