@@ -271,7 +271,11 @@ fn dd(b: &[u8], i: usize) -> bool {
 
 /// `hh:mm:ss` at `i`.
 fn hms(b: &[u8], i: usize) -> bool {
-    dd(b, i) && b.get(i + 2) == Some(&b':') && dd(b, i + 3) && b.get(i + 5) == Some(&b':') && dd(b, i + 6)
+    dd(b, i)
+        && b.get(i + 2) == Some(&b':')
+        && dd(b, i + 3)
+        && b.get(i + 5) == Some(&b':')
+        && dd(b, i + 6)
 }
 
 /// One line against the log pattern (detect.md §8).
@@ -289,7 +293,10 @@ fn log_line(line: &str) -> bool {
             i += 1;
         }
         let w = &b[start..i];
-        if w.len() >= 4 && w.len() <= 7 && LEVELS.iter().any(|l| l.as_bytes().eq_ignore_ascii_case(w)) {
+        if w.len() >= 4
+            && w.len() <= 7
+            && LEVELS.iter().any(|l| l.as_bytes().eq_ignore_ascii_case(w))
+        {
             return true;
         }
     }
@@ -317,10 +324,7 @@ fn log_line(line: &str) -> bool {
         {
             return true;
         }
-        if hms(b, k)
-            && (k == 0 || !is_word(b[k - 1]))
-            && (k + 8 == b.len() || !is_word(b[k + 8]))
-        {
+        if hms(b, k) && (k == 0 || !is_word(b[k - 1])) && (k + 8 == b.len() || !is_word(b[k + 8])) {
             return true;
         }
     }
@@ -488,15 +492,27 @@ mod tests {
             "INFO a\nINFO b\nINFO c\n" => "log",
             "12:00:01 a\n12:00:02 b\n12:00:03 c\nq\nr\ns\n" => "text",
         }
-        let csv7: String = std::iter::once("a,b\n".to_string()).chain((0..6).map(|i| format!("{i},x\n"))).collect();
+        let csv7: String = std::iter::once("a,b\n".to_string())
+            .chain((0..6).map(|i| format!("{i},x\n")))
+            .collect();
         assert_eq!(detect(csv7.as_bytes()), "text");
-        let csv8: String = std::iter::once("a,b\n".to_string()).chain((0..7).map(|i| format!("{i},x\n"))).collect();
+        let csv8: String = std::iter::once("a,b\n".to_string())
+            .chain((0..7).map(|i| format!("{i},x\n")))
+            .collect();
         assert_eq!(detect(csv8.as_bytes()), "tabular");
         let search: String = (0..6).map(|i| format!("src/a.go:{i}:match\n")).collect();
         assert_eq!(detect(search.as_bytes()), "search-result");
-        let yaml12: String = "abcdefghijkl".chars().enumerate().map(|(i, c)| format!("{c}: {i}\n")).collect();
+        let yaml12: String = "abcdefghijkl"
+            .chars()
+            .enumerate()
+            .map(|(i, c)| format!("{c}: {i}\n"))
+            .collect();
         assert_eq!(detect(yaml12.as_bytes()), "config");
-        let yaml11: String = "abcdefghijk".chars().enumerate().map(|(i, c)| format!("{c}: {i}\n")).collect();
+        let yaml11: String = "abcdefghijk"
+            .chars()
+            .enumerate()
+            .map(|(i, c)| format!("{c}: {i}\n"))
+            .collect();
         assert_eq!(detect(yaml11.as_bytes()), "text");
     }
 

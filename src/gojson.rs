@@ -54,7 +54,19 @@ struct Parser<'a> {
     opts: Options,
 }
 
-type PResult<T> = Result<T, ()>;
+/// The input is not JSON the decoder accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SyntaxError;
+
+impl std::fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("invalid JSON")
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+type PResult<T> = Result<T, SyntaxError>;
 
 #[inline]
 fn is_ws(b: u8) -> bool {
@@ -76,10 +88,10 @@ impl<'a> Parser<'a> {
 
     fn value(&mut self, depth: usize) -> PResult<Value<'a>> {
         self.skip_ws();
-        match self.peek().ok_or(())? {
+        match self.peek().ok_or(SyntaxError)? {
             b'{' => {
                 if depth + 1 > self.opts.max_depth {
-                    return Err(());
+                    return Err(SyntaxError);
                 }
                 self.pos += 1;
                 let mut members: Vec<(Cow<'a, str>, Value<'a>)> = Vec::new();
@@ -91,12 +103,12 @@ impl<'a> Parser<'a> {
                 loop {
                     self.skip_ws();
                     if self.peek() != Some(b'"') {
-                        return Err(());
+                        return Err(SyntaxError);
                     }
                     let k = self.string()?;
                     self.skip_ws();
                     if self.peek() != Some(b':') {
-                        return Err(());
+                        return Err(SyntaxError);
                     }
                     self.pos += 1;
                     let v = self.value(depth + 1)?;
@@ -108,7 +120,7 @@ impl<'a> Parser<'a> {
                             self.pos += 1;
                             break;
                         }
-                        _ => return Err(()),
+                        _ => return Err(SyntaxError),
                     }
                 }
                 match self.opts.keys {
@@ -130,7 +142,7 @@ impl<'a> Parser<'a> {
                         let mut keys: Vec<&str> = members.iter().map(|m| m.0.as_ref()).collect();
                         keys.sort_unstable();
                         if keys.windows(2).any(|w| w[0] == w[1]) {
-                            return Err(());
+                            return Err(SyntaxError);
                         }
                         Ok(Value::Object(members))
                     }
@@ -138,7 +150,7 @@ impl<'a> Parser<'a> {
             }
             b'[' => {
                 if depth + 1 > self.opts.max_depth {
-                    return Err(());
+                    return Err(SyntaxError);
                 }
                 self.pos += 1;
                 let mut items = Vec::new();
@@ -156,7 +168,7 @@ impl<'a> Parser<'a> {
                             self.pos += 1;
                             break;
                         }
-                        _ => return Err(()),
+                        _ => return Err(SyntaxError),
                     }
                 }
                 Ok(Value::Array(items))
@@ -167,13 +179,13 @@ impl<'a> Parser<'a> {
             b'n' => self.literal(b"null", Value::Null),
             b'-' | b'0'..=b'9' => {
                 let start = self.pos;
-                self.pos = scan_number(self.s, self.pos).ok_or(())?;
+                self.pos = scan_number(self.s, self.pos).ok_or(SyntaxError)?;
                 // Number literals are ASCII.
                 Ok(Value::Number(
-                    std::str::from_utf8(&self.s[start..self.pos]).map_err(|_| ())?,
+                    std::str::from_utf8(&self.s[start..self.pos]).map_err(|_| SyntaxError)?,
                 ))
             }
-            _ => Err(()),
+            _ => Err(SyntaxError),
         }
     }
 
@@ -182,7 +194,7 @@ impl<'a> Parser<'a> {
             self.pos += word.len();
             Ok(v)
         } else {
-            Err(())
+            Err(SyntaxError)
         }
     }
 
@@ -198,26 +210,26 @@ impl<'a> Parser<'a> {
                 self.pos = i + 1;
                 // Plain ASCII bytes >= 0x20: valid UTF-8.
                 return Ok(Cow::Borrowed(
-                    std::str::from_utf8(&s[start..i]).map_err(|_| ())?,
+                    std::str::from_utf8(&s[start..i]).map_err(|_| SyntaxError)?,
                 ));
             }
-            if b == b'\\' || b < 0x20 || b >= 0x80 {
+            if b == b'\\' || !(0x20..0x80).contains(&b) {
                 break;
             }
             i += 1;
         }
         // Slow path: validate, unescape, replace invalid bytes.
         let mut out = String::with_capacity(i - start + 16);
-        out.push_str(std::str::from_utf8(&s[start..i]).map_err(|_| ())?);
+        out.push_str(std::str::from_utf8(&s[start..i]).map_err(|_| SyntaxError)?);
         loop {
-            let b = *s.get(i).ok_or(())?;
+            let b = *s.get(i).ok_or(SyntaxError)?;
             match b {
                 b'"' => {
                     self.pos = i + 1;
                     return Ok(Cow::Owned(out));
                 }
                 b'\\' => {
-                    let e = *s.get(i + 1).ok_or(())?;
+                    let e = *s.get(i + 1).ok_or(SyntaxError)?;
                     i += 2;
                     match e {
                         b'"' => out.push('"'),
@@ -229,11 +241,13 @@ impl<'a> Parser<'a> {
                         b'r' => out.push('\r'),
                         b't' => out.push('\t'),
                         b'u' => {
-                            let r = hex4(s, i).ok_or(())?;
+                            let r = hex4(s, i).ok_or(SyntaxError)?;
                             i += 4;
                             if (0xD800..0xE000).contains(&r) {
                                 // A valid pair consumes the second escape.
-                                if r < 0xDC00 && s.get(i) == Some(&b'\\') && s.get(i + 1) == Some(&b'u')
+                                if r < 0xDC00
+                                    && s.get(i) == Some(&b'\\')
+                                    && s.get(i + 1) == Some(&b'u')
                                 {
                                     if let Some(r2) = hex4(s, i + 2) {
                                         if (0xDC00..0xE000).contains(&r2) {
@@ -249,17 +263,21 @@ impl<'a> Parser<'a> {
                                 out.push(char::from_u32(r).unwrap_or('\u{FFFD}'));
                             }
                         }
-                        _ => return Err(()),
+                        _ => return Err(SyntaxError),
                     }
                 }
-                0..=0x1f => return Err(()),
+                0..=0x1f => return Err(SyntaxError),
                 0x20..=0x7f => {
                     let run_start = i;
-                    while i < s.len() && s[i] >= 0x20 && s[i] < 0x80 && s[i] != b'"' && s[i] != b'\\'
+                    while i < s.len()
+                        && s[i] >= 0x20
+                        && s[i] < 0x80
+                        && s[i] != b'"'
+                        && s[i] != b'\\'
                     {
                         i += 1;
                     }
-                    out.push_str(std::str::from_utf8(&s[run_start..i]).map_err(|_| ())?);
+                    out.push_str(std::str::from_utf8(&s[run_start..i]).map_err(|_| SyntaxError)?);
                 }
                 _ => {
                     let (c, l) = crate::gofmt::decode_go_rune(&s[i..]);
@@ -324,7 +342,7 @@ pub fn is_number_literal(t: &[u8]) -> bool {
 }
 
 /// Decodes the first value of `s`; returns it and the offset after it.
-pub fn decode_first(s: &[u8], opts: Options) -> Result<(Value<'_>, usize), ()> {
+pub fn decode_first(s: &[u8], opts: Options) -> PResult<(Value<'_>, usize)> {
     let mut p = Parser { s, pos: 0, opts };
     let v = p.value(0)?;
     Ok((v, p.pos))
@@ -332,25 +350,25 @@ pub fn decode_first(s: &[u8], opts: Options) -> Result<(Value<'_>, usize), ()> {
 
 /// Go `json.Decoder` + `More()` as the JSON compressor uses it (json.md §2):
 /// one value; after whitespace, a further byte other than `]`/`}` fails.
-pub fn decode_go(s: &[u8]) -> Result<Value<'_>, ()> {
+pub fn decode_go(s: &[u8]) -> PResult<Value<'_>> {
     let (v, mut end) = decode_first(s, Options::GO)?;
     while end < s.len() && is_ws(s[end]) {
         end += 1;
     }
     if end < s.len() && s[end] != b']' && s[end] != b'}' {
-        return Err(());
+        return Err(SyntaxError);
     }
     Ok(v)
 }
 
 /// Exactly one value with only JSON whitespace around it.
-pub fn decode_exact(s: &[u8], opts: Options) -> Result<Value<'_>, ()> {
+pub fn decode_exact(s: &[u8], opts: Options) -> PResult<Value<'_>> {
     let (v, mut end) = decode_first(s, opts)?;
     while end < s.len() && is_ws(s[end]) {
         end += 1;
     }
     if end != s.len() {
-        return Err(());
+        return Err(SyntaxError);
     }
     Ok(v)
 }
@@ -462,16 +480,14 @@ fn skip_string(s: &[u8], mut i: usize) -> Option<usize> {
         let b = *s.get(i)?;
         match b {
             b'"' => return Some(i + 1),
-            b'\\' => {
-                match *s.get(i + 1)? {
-                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
-                    b'u' => {
-                        hex4(s, i + 2)?;
-                        i += 6;
-                    }
-                    _ => return None,
+            b'\\' => match *s.get(i + 1)? {
+                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+                b'u' => {
+                    hex4(s, i + 2)?;
+                    i += 6;
                 }
-            }
+                _ => return None,
+            },
             0..=0x1f => return None,
             _ => i += 1,
         }
@@ -572,7 +588,8 @@ mod tests {
 
     #[test]
     fn surrogates_and_invalid_bytes() {
-        let v = decode_go(b"[\"\\ud800\\u0041\", \"\\udc00\", \"\\ud83d\\ude00\", \"a\xffb\"]").unwrap();
+        let v = decode_go(b"[\"\\ud800\\u0041\", \"\\udc00\", \"\\ud83d\\ude00\", \"a\xffb\"]")
+            .unwrap();
         assert_eq!(
             String::from_utf8(to_vec(&v)).unwrap(),
             "[\"\u{FFFD}A\",\"\u{FFFD}\",\"\u{1F600}\",\"a\u{FFFD}b\"]"
@@ -590,6 +607,10 @@ mod tests {
 
     #[test]
     fn depth_limit() {
+        crate::with_big_stack(depth_limit_body);
+    }
+
+    fn depth_limit_body() {
         let ok = "[".repeat(10_000) + &"]".repeat(10_000);
         assert!(is_valid(ok.as_bytes()));
         assert!(decode_go(ok.as_bytes()).is_ok());
@@ -600,10 +621,26 @@ mod tests {
 
     #[test]
     fn validity() {
-        for good in ["{}", " [1, -0.5e+3, \"x\", true, null] ", "\"\\u00e9\"", "0"] {
+        for good in [
+            "{}",
+            " [1, -0.5e+3, \"x\", true, null] ",
+            "\"\\u00e9\"",
+            "0",
+        ] {
             assert!(is_valid(good.as_bytes()), "{good}");
         }
-        for bad in ["", "[1,]", "{\"a\"}", "01", "[1", "\u{feff}{}", "\"\u{1}\"", "{} {}", "1.", "-"] {
+        for bad in [
+            "",
+            "[1,]",
+            "{\"a\"}",
+            "01",
+            "[1",
+            "\u{feff}{}",
+            "\"\u{1}\"",
+            "{} {}",
+            "1.",
+            "-",
+        ] {
             assert!(!is_valid(bad.as_bytes()), "{bad}");
         }
         assert!(is_valid(b"\"\xff\""));

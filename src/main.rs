@@ -6,10 +6,6 @@ use std::io::Write;
 
 const HELP: &str = "caveman-engine compress | detect | retrieve <handle> | stats | registry | toon encode|decode | pixel render|simulate | evals run [--fixtures DIR]";
 
-/// The JSON walk recurses once per nesting level (up to 10,000) and TOON
-/// nests further; run on a thread with room for that.
-const STACK_BYTES: usize = 1 << 30;
-
 fn run(args: Vec<String>) -> i32 {
     let sub = args.get(1).map(String::as_str).unwrap_or("help");
     let rest = if args.len() > 2 { &args[2..] } else { &[] };
@@ -41,7 +37,7 @@ fn main() {
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     let code = std::thread::Builder::new()
-        .stack_size(STACK_BYTES)
+        .stack_size(caveman_engine::STACK_BYTES)
         .spawn(move || run(args))
         .map(|h| h.join().unwrap_or(101))
         .unwrap_or(101);

@@ -30,7 +30,9 @@ fn units(c: &[u8]) -> Option<(Option<String>, Vec<String>)> {
     }
     let text = String::from_utf8_lossy(c);
     let pieces: Vec<String> = if text.contains("\n\n") {
-        text.split("\n\n").map(|p| trim_str(p).to_string()).collect()
+        text.split("\n\n")
+            .map(|p| trim_str(p).to_string())
+            .collect()
     } else {
         text.split('\n').map(|p| trim_str(p).to_string()).collect()
     };
@@ -93,7 +95,9 @@ fn csv_units(c: &[u8]) -> Option<(Option<String>, Vec<String>)> {
     }
     let slice = |a: usize, b: usize| text[a..b].trim_end_matches(['\r', '\n']).to_string();
     let header = slice(0, ends[0]);
-    let u = (1..records.len()).map(|i| slice(ends[i - 1], ends[i])).collect();
+    let u = (1..records.len())
+        .map(|i| slice(ends[i - 1], ends[i]))
+        .collect();
     Some((Some(header), u))
 }
 

@@ -168,12 +168,7 @@ impl StoreEnv {
 fn mkdir_all(path: &Path, mode: u32) -> Result<(), String> {
     match fs::metadata(path) {
         Ok(m) if m.is_dir() => return Ok(()),
-        Ok(_) => {
-            return Err(format!(
-                "mkdir {}: not a directory",
-                path.display()
-            ))
-        }
+        Ok(_) => return Err(format!("mkdir {}: not a directory", path.display())),
         Err(_) => {}
     }
     if let Some(parent) = path.parent() {
@@ -383,7 +378,8 @@ impl Store {
         io::BufRead::read_until(&mut rdr, b'\n', &mut second)
             .map_err(|e| GetError::Io(go_errno(&e)))?;
         let header = parse_header_lines(h, &first, &second)?;
-        let expect = (first.len() + second.len()) as u64 + header.original_len + header.metadata_len;
+        let expect =
+            (first.len() + second.len()) as u64 + header.original_len + header.metadata_len;
         if size != expect {
             return Err(damaged(h, "length mismatch"));
         }
@@ -657,7 +653,10 @@ mod tests {
 
     #[test]
     fn handle_of_a() {
-        assert_eq!(Handle::of(b"a").as_str(), "ccr_ca978112ca1bbdcafac231b39a23dc4d");
+        assert_eq!(
+            Handle::of(b"a").as_str(),
+            "ccr_ca978112ca1bbdcafac231b39a23dc4d"
+        );
     }
 
     #[test]

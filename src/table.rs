@@ -167,8 +167,11 @@ fn read_line(text: &str, pos: usize) -> Option<Line<'_>> {
     }
 }
 
+/// Records (fields per record) and the byte offset after each record.
+pub type Records<'a> = (Vec<Vec<Cow<'a, str>>>, Vec<usize>);
+
 /// Reads every record with Go `encoding/csv` defaults; `None` on any error.
-pub fn read_csv(text: &str, delim: u8) -> Option<(Vec<Vec<Cow<'_, str>>>, Vec<usize>)> {
+pub fn read_csv(text: &str, delim: u8) -> Option<Records<'_>> {
     let mut records: Vec<Vec<Cow<'_, str>>> = Vec::new();
     let mut ends = Vec::new();
     let mut pos = 0;
@@ -256,7 +259,11 @@ fn parse_dsv(text: &str) -> Option<Table<'_>> {
     };
     let tabs = memchr_count(b'\t', first);
     let commas = memchr_count(b',', first);
-    let delim = if tabs >= 1 && tabs > commas { b'\t' } else { b',' };
+    let delim = if tabs >= 1 && tabs > commas {
+        b'\t'
+    } else {
+        b','
+    };
     if !first.contains(&delim) {
         return None;
     }
@@ -345,7 +352,10 @@ mod tests {
             vec![vec!["a", "b"], vec!["x\"y", "multi\nline"]]
         );
         assert_eq!(rows("a,b\n1,\"2\",\n"), Vec::<Vec<String>>::new());
-        assert_eq!(rows("a,b,\n1,\"2\",\n"), vec![vec!["a", "b", ""], vec!["1", "2", ""]]);
+        assert_eq!(
+            rows("a,b,\n1,\"2\",\n"),
+            vec![vec!["a", "b", ""], vec!["1", "2", ""]]
+        );
         assert!(rows("a,b\n1,x\"y\n").is_empty());
         assert!(rows("a,b\n1,\"x\"y\n").is_empty());
         assert!(rows("a,b\n1,\"open\n").is_empty());
@@ -363,7 +373,12 @@ mod tests {
     #[test]
     fn writer_quoting() {
         let mut out = Vec::new();
-        write_record(&mut out, &["1", "plain", " lead", "a,b", "q\"", ""], b',', false);
+        write_record(
+            &mut out,
+            &["1", "plain", " lead", "a,b", "q\"", ""],
+            b',',
+            false,
+        );
         assert_eq!(out, b"1,plain,\" lead\",\"a,b\",\"q\"\"\",\n");
         let mut out = Vec::new();
         write_record(&mut out, &["a\nb", "c"], b'\t', true);

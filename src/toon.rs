@@ -31,7 +31,9 @@ fn needs_quotes(s: &str) -> bool {
     if leading_space(b) > 0 || trailing_space(b, 0) > 0 {
         return true;
     }
-    if s.bytes().any(|c| matches!(c, b'\n' | b'\r' | b'\t' | b'"' | b':' | b',')) {
+    if s.bytes()
+        .any(|c| matches!(c, b'\n' | b'\r' | b'\t' | b'"' | b':' | b','))
+    {
         return true;
     }
     if matches!(b[0], b'[' | b'{' | b'"' | b'-') || b[0].is_ascii_digit() {
@@ -68,7 +70,9 @@ fn uniform_fields<'v>(items: &'v [Value<'_>]) -> Option<Vec<&'v str>> {
             return None;
         };
         if m.len() != names.len()
-            || m.iter().zip(&names).any(|((k, v), n)| k != n || !is_scalar(v))
+            || m.iter()
+                .zip(&names)
+                .any(|((k, v), n)| k != n || !is_scalar(v))
         {
             return None;
         }
@@ -83,7 +87,11 @@ fn array(out: &mut Vec<u8>, name: &str, items: &[Value<'_>], level: usize) -> Re
     indent(out, level);
     out.extend_from_slice(name.as_bytes());
     if items.is_empty() {
-        out.extend_from_slice(if name.is_empty() { b"[]\n" } else { b"[0]: []\n" });
+        out.extend_from_slice(if name.is_empty() {
+            b"[]\n"
+        } else {
+            b"[0]: []\n"
+        });
         return Ok(());
     }
     if items.iter().all(is_scalar) {
@@ -113,7 +121,11 @@ fn array(out: &mut Vec<u8>, name: &str, items: &[Value<'_>], level: usize) -> Re
     Ok(())
 }
 
-fn fields(out: &mut Vec<u8>, members: &[(std::borrow::Cow<'_, str>, Value<'_>)], level: usize) -> Result<(), ()> {
+fn fields(
+    out: &mut Vec<u8>,
+    members: &[(std::borrow::Cow<'_, str>, Value<'_>)],
+    level: usize,
+) -> Result<(), ()> {
     let mut sorted: Vec<&(std::borrow::Cow<'_, str>, Value<'_>)> = members.iter().collect();
     sorted.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     for (k, v) in sorted {
@@ -145,15 +157,32 @@ fn fields(out: &mut Vec<u8>, members: &[(std::borrow::Cow<'_, str>, Value<'_>)],
     Ok(())
 }
 
+/// The value is outside the TOON subset (or not JSON at all).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotEncodable;
+
+impl std::fmt::Display for NotEncodable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(
+            "not losslessly TOON-encodable (invalid JSON, or nested/non-uniform shape); keep JSON",
+        )
+    }
+}
+
 /// JSON → TOON; `Err` when the value is outside the subset (toon.md §2).
-pub fn encode(input: &[u8]) -> Result<Vec<u8>, ()> {
+pub fn encode(input: &[u8]) -> Result<Vec<u8>, NotEncodable> {
+    encode_inner(input).map_err(|_| NotEncodable)
+}
+
+fn encode_inner(input: &[u8]) -> Result<Vec<u8>, ()> {
     let v = gojson::decode_exact(
         input,
         Options {
             keys: Keys::InputOrderUnique,
             max_depth: ENCODE_MAX_DEPTH,
         },
-    )?;
+    )
+    .map_err(|_| ())?;
     let mut out = Vec::with_capacity(input.len());
     match &v {
         Value::Object(m) if m.is_empty() => out.extend_from_slice(b"{}"),
@@ -215,9 +244,16 @@ fn split_cells(s: &[u8]) -> D<Vec<&[u8]>> {
 }
 
 fn json_ws_trim(s: &[u8]) -> &[u8] {
-    let a = s.iter().take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')).count();
+    let a = s
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        .count();
     let rest = &s[a..];
-    let z = rest.iter().rev().take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n')).count();
+    let z = rest
+        .iter()
+        .rev()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        .count();
     &rest[..rest.len() - z]
 }
 
@@ -226,7 +262,7 @@ fn parse_scalar(s: &[u8]) -> D<TVal> {
         return Err(());
     }
     if s[0] == b'"' {
-        return match gojson::decode_exact(s, Options::GO)? {
+        return match gojson::decode_exact(s, Options::GO).map_err(|_| ())? {
             Value::String(v) => Ok(TVal::Str(v.as_bytes().to_vec())),
             _ => Err(()),
         };
@@ -316,13 +352,19 @@ impl<'a> Lines<'a> {
             return Err(());
         };
         if n == 0 {
-            return if rest == b"[]" { Ok(TVal::Arr(Vec::new())) } else { Err(()) };
+            return if rest == b"[]" {
+                Ok(TVal::Arr(Vec::new()))
+            } else {
+                Err(())
+            };
         }
         let cells = split_cells(rest)?;
         if cells.len() != n {
             return Err(());
         }
-        Ok(TVal::Arr(cells.into_iter().map(parse_scalar).collect::<D<Vec<_>>>()?))
+        Ok(TVal::Arr(
+            cells.into_iter().map(parse_scalar).collect::<D<Vec<_>>>()?,
+        ))
     }
 
     fn object(&mut self, level: usize) -> D<TVal> {
@@ -335,34 +377,35 @@ impl<'a> Lines<'a> {
                 return Err(());
             }
             self.i += 1;
-            let (key, value) = if let Some((name, n, after)) = header(text).filter(|h| !h.0.is_empty()) {
-                (name.to_vec(), self.array_after_header(level, n, after)?)
-            } else {
-                let colon = text.iter().position(|&b| b == b':').ok_or(())?;
-                let key = &text[..colon];
-                if !is_safe_key(key) {
-                    return Err(());
-                }
-                let after = &text[colon + 1..];
-                let rest: &[u8] = if after.is_empty() {
-                    b""
-                } else if let Some(r) = after.strip_prefix(b" ") {
-                    r
+            let (key, value) =
+                if let Some((name, n, after)) = header(text).filter(|h| !h.0.is_empty()) {
+                    (name.to_vec(), self.array_after_header(level, n, after)?)
                 } else {
-                    return Err(());
-                };
-                let v = if rest == b"{}" {
-                    TVal::Obj(Vec::new())
-                } else if rest.is_empty() {
-                    match self.lines.get(self.i) {
-                        Some(&(l, _)) if l == level + 1 => self.object(level + 1)?,
-                        _ => return Err(()),
+                    let colon = text.iter().position(|&b| b == b':').ok_or(())?;
+                    let key = &text[..colon];
+                    if !is_safe_key(key) {
+                        return Err(());
                     }
-                } else {
-                    parse_scalar(rest)?
+                    let after = &text[colon + 1..];
+                    let rest: &[u8] = if after.is_empty() {
+                        b""
+                    } else if let Some(r) = after.strip_prefix(b" ") {
+                        r
+                    } else {
+                        return Err(());
+                    };
+                    let v = if rest == b"{}" {
+                        TVal::Obj(Vec::new())
+                    } else if rest.is_empty() {
+                        match self.lines.get(self.i) {
+                            Some(&(l, _)) if l == level + 1 => self.object(level + 1)?,
+                            _ => return Err(()),
+                        }
+                    } else {
+                        parse_scalar(rest)?
+                    };
+                    (key.to_vec(), v)
                 };
-                (key.to_vec(), v)
-            };
             if members.iter().any(|(k, _)| *k == key) {
                 return Err(());
             }
@@ -494,11 +537,15 @@ mod tests {
     use super::*;
 
     fn enc(s: &str) -> Option<String> {
-        encode(s.as_bytes()).ok().map(|v| String::from_utf8(v).unwrap())
+        encode(s.as_bytes())
+            .ok()
+            .map(|v| String::from_utf8(v).unwrap())
     }
 
     fn dec(s: &[u8]) -> Result<String, String> {
-        decode(s).map(|v| String::from_utf8_lossy(&v).into_owned()).map_err(|e| e.to_string())
+        decode(s)
+            .map(|v| String::from_utf8_lossy(&v).into_owned())
+            .map_err(|e| e.to_string())
     }
 
     #[test]
@@ -508,24 +555,41 @@ mod tests {
             enc(input).unwrap(),
             "e[0]: []\nmeta:\n  b: {}\n  z: 1\ns[7]: a b,\"1\",\"\",null,true,\"-x\",<y>\nteam: hikers\nusers[2]{id,name}:\n  1,ana\n  2,sam"
         );
-        assert_eq!(enc(r#"[{"b":1,"a":2},{"b":3,"a":4}]"#).unwrap(), "[2]{b,a}:\n  1,2\n  3,4");
+        assert_eq!(
+            enc(r#"[{"b":1,"a":2},{"b":3,"a":4}]"#).unwrap(),
+            "[2]{b,a}:\n  1,2\n  3,4"
+        );
         assert_eq!(enc(r#""hello""#).unwrap(), "hello");
         assert_eq!(enc(r#""a:b""#).unwrap(), "\"a:b\"");
         assert_eq!(enc("1.50").unwrap(), "1.50");
         assert_eq!(enc("{}").unwrap(), "{}");
         assert_eq!(enc("[]").unwrap(), "[]");
         assert_eq!(enc(r#"{"a":"x<y:z"}"#).unwrap(), "a: \"x\\u003cy:z\"");
-        assert_eq!(enc(r#"{"a":{"b":{"c":[{"k":"v"}]}}}"#).unwrap(), "a:\n  b:\n    c[1]{k}:\n      v");
-        for bad in [r#"[{"a":1,"b":2},{"b":3,"a":4}]"#, r#"{"my key":1}"#, "[[1,2]]", r#"[1,{"a":1}]"#, r#"{"a":1,"a":2}"#, r#"{"rows":[{"id":1,"meta":{"nested":true}}]}"#, r#"{"bad":[1,2,"#] {
+        assert_eq!(
+            enc(r#"{"a":{"b":{"c":[{"k":"v"}]}}}"#).unwrap(),
+            "a:\n  b:\n    c[1]{k}:\n      v"
+        );
+        for bad in [
+            r#"[{"a":1,"b":2},{"b":3,"a":4}]"#,
+            r#"{"my key":1}"#,
+            "[[1,2]]",
+            r#"[1,{"a":1}]"#,
+            r#"{"a":1,"a":2}"#,
+            r#"{"rows":[{"id":1,"meta":{"nested":true}}]}"#,
+            r#"{"bad":[1,2,"#,
+        ] {
             assert_eq!(enc(bad), None, "{bad}");
         }
         let deep = "{\"a\":".repeat(50_000) + "1" + &"}".repeat(50_000);
-        assert!(enc(&deep).is_some());
+        assert!(crate::with_big_stack(move || enc(&deep).is_some()));
     }
 
     #[test]
     fn decode_examples() {
-        assert_eq!(dec(b"rows[2]{id,name}:\n  1,ana\n  2,sam\n\n\n").unwrap(), r#"{"rows":[{"id":1,"name":"ana"},{"id":2,"name":"sam"}]}"#);
+        assert_eq!(
+            dec(b"rows[2]{id,name}:\n  1,ana\n  2,sam\n\n\n").unwrap(),
+            r#"{"rows":[{"id":1,"name":"ana"},{"id":2,"name":"sam"}]}"#
+        );
         assert!(dec(b"rows[2]{id,name}:\n  1,ana").is_err());
         assert_eq!(dec(b"[2]: 1,2").unwrap(), "[1,2]");
         assert_eq!(dec(b"x[0]: []").unwrap(), r#"{"x":[]}"#);
@@ -533,18 +597,45 @@ mod tests {
         assert_eq!(dec(b"\"root\"").unwrap(), r#""root""#);
         assert_eq!(dec(b"plain words").unwrap(), r#""plain words""#);
         assert_eq!(dec(b"a: b: c").unwrap(), r#"{"a":"b: c"}"#);
-        assert_eq!(dec(b"a: {}\nb:\n  c: []").unwrap(), r#"{"a":{},"b":{"c":"[]"}}"#);
+        assert_eq!(
+            dec(b"a: {}\nb:\n  c: []").unwrap(),
+            r#"{"a":{},"b":{"c":"[]"}}"#
+        );
         assert_eq!(dec(b"a: 1e400").unwrap(), r#"{"a":1e400}"#);
         assert_eq!(dec(b"a: 01").unwrap(), r#"{"a":"01"}"#);
         assert_eq!(dec(b"a: -").unwrap(), r#"{"a":"-"}"#);
         assert_eq!(dec(b"k[2]: \"a,b\",c").unwrap(), r#"{"k":["a,b","c"]}"#);
-        assert_eq!(dec(b"k[1]{a}:\n  1\nz: 2").unwrap(), r#"{"k":[{"a":1}],"z":2}"#);
-        for bad in [&b"name: first\nname: second"[..], b"rows[1]{id,id}:\n  1,2", b"  a: 1", b"a:\n    b: 1", b"\n\na: 1", b"a:\tb"] {
-            assert_eq!(dec(bad).unwrap_err(), "not valid TOON", "{:?}", String::from_utf8_lossy(bad));
+        assert_eq!(
+            dec(b"k[1]{a}:\n  1\nz: 2").unwrap(),
+            r#"{"k":[{"a":1}],"z":2}"#
+        );
+        for bad in [
+            &b"name: first\nname: second"[..],
+            b"rows[1]{id,id}:\n  1,2",
+            b"  a: 1",
+            b"a:\n    b: 1",
+            b"\n\na: 1",
+            b"a:\tb",
+        ] {
+            assert_eq!(
+                dec(bad).unwrap_err(),
+                "not valid TOON",
+                "{:?}",
+                String::from_utf8_lossy(bad)
+            );
         }
-        assert_eq!(dec(b"a:  1").unwrap_err(), "json: invalid number literal \" 1\"");
-        assert_eq!(dec(b"a: 1\r\nb: 2").unwrap_err(), "json: invalid number literal \"1\\r\"");
+        assert_eq!(
+            dec(b"a:  1").unwrap_err(),
+            "json: invalid number literal \" 1\""
+        );
+        assert_eq!(
+            dec(b"a: 1\r\nb: 2").unwrap_err(),
+            "json: invalid number literal \"1\\r\""
+        );
         assert_eq!(dec(b"a: \xff").unwrap(), "{\"a\":\"\\ufffd\"}");
-        assert_eq!(dec(b"[2]: \xff,\"\xff\"").unwrap(), "[\"\\ufffd\",\"\u{FFFD}\"]");
+        assert_eq!(
+            dec(b"[2]: \xff,\"\xff\"").unwrap(),
+            "[\"\\ufffd\",\"\u{FFFD}\"]"
+        );
     }
 }

@@ -114,7 +114,10 @@ mod tests {
 
     #[test]
     fn flag_values() {
-        let o = parse_args(&args(&["--type", "json", "--type", "auto", "--query", "--type"])).unwrap();
+        let o = parse_args(&args(&[
+            "--type", "json", "--type", "auto", "--query", "--type",
+        ]))
+        .unwrap();
         assert_eq!(o.forced_type, None);
         assert_eq!(o.query, "--type");
         let o = parse_args(&args(&["--query=a b"])).unwrap();

@@ -56,10 +56,9 @@ pub fn write_stdout(bytes: &[u8]) -> WriteOutcome {
         Ok(()) => WriteOutcome::Ok,
         Err(e) if matches!(e.raw_os_error(), Some(EPIPE) | Some(EBADF)) => WriteOutcome::Gone,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => WriteOutcome::Gone,
-        Err(e) => WriteOutcome::Failed(format!(
-            "write /dev/stdout: {}",
-            crate::gofmt::go_errno(&e)
-        )),
+        Err(e) => {
+            WriteOutcome::Failed(format!("write /dev/stdout: {}", crate::gofmt::go_errno(&e)))
+        }
     }
 }
 

@@ -51,7 +51,10 @@ pub fn render(st: &Stats) -> String {
     if st.storage_bytes > 0 {
         out.push_str(&format!(",\n  \"storage_bytes\": {}", st.storage_bytes));
     }
-    out.push_str(&format!(",\n  \"max_storage_bytes\": {}", st.max_storage_bytes));
+    out.push_str(&format!(
+        ",\n  \"max_storage_bytes\": {}",
+        st.max_storage_bytes
+    ));
     if st.storage_bytes >= st.max_storage_bytes {
         out.push_str(",\n  \"storage_full\": true");
     }
@@ -87,11 +90,19 @@ mod tests {
         };
         st.by_content_type.insert(
             "json".into(),
-            Bucket { count: 1, tokens_before: 100, tokens_after: 20 },
+            Bucket {
+                count: 1,
+                tokens_before: 100,
+                tokens_after: 20,
+            },
         );
         st.by_content_type.insert(
             "log".into(),
-            Bucket { count: 1, tokens_before: 200, tokens_after: 10 },
+            Bucket {
+                count: 1,
+                tokens_before: 200,
+                tokens_after: 10,
+            },
         );
         let want = "{\n  \"totals\": {\n    \"count\": 2,\n    \"tokens_before\": 300,\n    \"tokens_after\": 30,\n    \"ratio\": 0.9\n  },\n  \"by_content_type\": {\n    \"json\": {\n      \"count\": 1,\n      \"tokens_before\": 100,\n      \"tokens_after\": 20,\n      \"ratio\": 0.8\n    },\n    \"log\": {\n      \"count\": 1,\n      \"tokens_before\": 200,\n      \"tokens_after\": 10,\n      \"ratio\": 0.95\n    }\n  },\n  \"basis\": \"inferred\",\n  \"storage_bytes\": 2,\n  \"max_storage_bytes\": 536870912\n}\n";
         assert_eq!(render(&st), want);
@@ -99,7 +110,10 @@ mod tests {
 
     #[test]
     fn empty_store() {
-        let st = Stats { max_storage_bytes: 10, ..Stats::default() };
+        let st = Stats {
+            max_storage_bytes: 10,
+            ..Stats::default()
+        };
         assert_eq!(
             render(&st),
             "{\n  \"totals\": {\n    \"count\": 0,\n    \"tokens_before\": 0,\n    \"tokens_after\": 0,\n    \"ratio\": 0\n  },\n  \"by_content_type\": {},\n  \"basis\": \"inferred\",\n  \"max_storage_bytes\": 10\n}\n"

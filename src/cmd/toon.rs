@@ -15,7 +15,7 @@ pub fn run(args: &[String]) -> i32 {
     let out = match verb.as_str() {
         "encode" => match crate::toon::encode(&input) {
             Ok(b) => b,
-            Err(()) => return fatal("toon encode: not losslessly TOON-encodable (invalid JSON, or nested/non-uniform shape); keep JSON"),
+            Err(e) => return fatal(&format!("toon encode: {e}")),
         },
         "decode" => match crate::toon::decode(&input) {
             Ok(b) => b,

@@ -196,10 +196,12 @@ impl Walker<'_> {
             .map(|it| String::from_utf8(gojson::to_vec(it)).unwrap_or_default())
             .collect();
         let mut keep = vec![false; n];
-        for i in [0, 1, 2, n - 2, n - 1] {
-            keep[i] = true;
+        for k in keep.iter_mut().take(HEAD) {
+            *k = true;
         }
-        debug_assert!(HEAD == 3 && TAIL == 2);
+        for k in keep.iter_mut().skip(n - TAIL) {
+            *k = true;
+        }
         for (i, d) in docs.iter().enumerate() {
             if !keep[i] && ERROR_WORD.is_match(d) {
                 keep[i] = true;
@@ -208,13 +210,10 @@ impl Walker<'_> {
         self.numeric_rules(items, &docs, &mut keep);
         if !self.query.is_empty() {
             let scores = relevance::scores(self.query, &docs);
-            let mut kept = keep.iter().filter(|&&k| k).count();
-            for i in relevance::candidates(&scores, &keep) {
-                if kept >= RELEVANCE_CAP {
-                    break;
-                }
+            let kept = keep.iter().filter(|&&k| k).count();
+            let room = RELEVANCE_CAP.saturating_sub(kept);
+            for i in relevance::candidates(&scores, &keep).into_iter().take(room) {
                 keep[i] = true;
-                kept += 1;
             }
         }
         kinds::guard(&docs, &mut keep);
@@ -304,7 +303,13 @@ impl Walker<'_> {
     }
 
     /// Flushes a dropped run (json.md §6).
-    fn flush(&mut self, items: &[Value<'_>], docs: &[String], run: &mut Vec<usize>, first: &mut bool) {
+    fn flush(
+        &mut self,
+        items: &[Value<'_>],
+        docs: &[String],
+        run: &mut Vec<usize>,
+        first: &mut bool,
+    ) {
         if run.is_empty() {
             return;
         }
@@ -329,13 +334,16 @@ impl Walker<'_> {
             self.out.push(b',');
         }
         *first = false;
-        self.out.extend_from_slice(format!("{{\"{ELIDED_KEY}\":{r}").as_bytes());
+        self.out
+            .extend_from_slice(format!("{{\"{ELIDED_KEY}\":{r}").as_bytes());
         if !summary.is_empty() {
-            self.out.extend_from_slice(format!(",\"{INVARIANTS_KEY}\":").as_bytes());
+            self.out
+                .extend_from_slice(format!(",\"{INVARIANTS_KEY}\":").as_bytes());
             write_json_str(&mut self.out, summary.as_bytes());
         }
         if !self.collapsed && elided >= NOTE_THRESHOLD {
-            self.out.extend_from_slice(format!(",\"{NOTE_KEY}\":").as_bytes());
+            self.out
+                .extend_from_slice(format!(",\"{NOTE_KEY}\":").as_bytes());
             write_json_str(&mut self.out, NOTE.as_bytes());
         }
         self.out.push(b'}');
@@ -354,7 +362,9 @@ mod tests {
 
     #[test]
     fn example_a() {
-        let items: Vec<String> = (0..10).map(|i| format!("{{\"sku\":\"k-{i}\",\"qty\":1}}")).collect();
+        let items: Vec<String> = (0..10)
+            .map(|i| format!("{{\"sku\":\"k-{i}\",\"qty\":1}}"))
+            .collect();
         let input = format!("{{\"page\":2,\"items\":[{}]}}", items.join(","));
         assert_eq!(
             c(&input).unwrap(),
@@ -364,7 +374,9 @@ mod tests {
 
     #[test]
     fn example_b_and_e() {
-        let items: Vec<String> = (0..150).map(|i| format!("{{\"seq\":{i},\"ok\":true}}")).collect();
+        let items: Vec<String> = (0..150)
+            .map(|i| format!("{{\"seq\":{i},\"ok\":true}}"))
+            .collect();
         let out = c(&format!("[{}]", items.join(","))).unwrap();
         assert_eq!(
             out,
@@ -378,17 +390,28 @@ mod tests {
 
     #[test]
     fn example_f_declines() {
-        let names = ["ana", "bob", "cy", "dee", "eli", "fay", "gus", "hal", "ivy", "jo", "kit", "lu"];
-        let teams = ["web", "ops", "db", "ml", "qa", "ux", "sec", "net", "api", "ios", "bi", "hr"];
+        let names = [
+            "ana", "bob", "cy", "dee", "eli", "fay", "gus", "hal", "ivy", "jo", "kit", "lu",
+        ];
+        let teams = [
+            "web", "ops", "db", "ml", "qa", "ux", "sec", "net", "api", "ios", "bi", "hr",
+        ];
         let items: Vec<String> = (0..12)
-            .map(|i| format!("{{\"id\":{i},\"name\":\"{}\",\"team\":\"{}\"}}", names[i], teams[i]))
+            .map(|i| {
+                format!(
+                    "{{\"id\":{i},\"name\":\"{}\",\"team\":\"{}\"}}",
+                    names[i], teams[i]
+                )
+            })
             .collect();
         assert_eq!(c(&format!("[{}]", items.join(","))), None);
     }
 
     #[test]
     fn second_pass_leaves_markers() {
-        let items: Vec<String> = (0..150).map(|i| format!("{{\"seq\":{i},\"ok\":true}}")).collect();
+        let items: Vec<String> = (0..150)
+            .map(|i| format!("{{\"seq\":{i},\"ok\":true}}"))
+            .collect();
         let once = c(&format!("[{}]", items.join(","))).unwrap();
         assert_eq!(c(&once), None);
     }

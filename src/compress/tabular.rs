@@ -54,10 +54,8 @@ pub fn compress(input: &[u8], query: &str) -> Option<Vec<u8>> {
     for k in keep.iter_mut().take(hr + HEAD) {
         *k = true;
     }
-    for i in n.saturating_sub(TAIL)..n {
-        if i >= hr {
-            keep[i] = true;
-        }
+    for k in keep.iter_mut().skip(n.saturating_sub(TAIL).max(hr)) {
+        *k = true;
     }
     for (i, d) in docs.iter().enumerate() {
         if FAILURE_WORD.is_match(d) {
@@ -67,7 +65,10 @@ pub fn compress(input: &[u8], query: &str) -> Option<Vec<u8>> {
     extrema(&t, &mut keep);
     if !query.is_empty() {
         let scores = relevance::scores(query, &docs);
-        for i in relevance::candidates(&scores, &keep).into_iter().take(QUERY_FILL) {
+        for i in relevance::candidates(&scores, &keep)
+            .into_iter()
+            .take(QUERY_FILL)
+        {
             keep[i] = true;
         }
     }
@@ -96,7 +97,10 @@ fn extrema(t: &Table<'_>, keep: &mut [bool]) {
         let mut min: Option<(f64, usize)> = None;
         let mut max: Option<(f64, usize)> = None;
         for r in hr..t.rows.len() {
-            let Some(v) = t.rows[r].get(c).and_then(|cell| gofloat::parse(trim_str(cell))) else {
+            let Some(v) = t.rows[r]
+                .get(c)
+                .and_then(|cell| gofloat::parse(trim_str(cell)))
+            else {
                 continue;
             };
             count += 1;

@@ -17,7 +17,8 @@ fn underscore_ok(s: &[u8]) -> bool {
     }
     while i < s.len() {
         let c = s[i];
-        if c.is_ascii_digit() || (hex && (c | 0x20).is_ascii_hexdigit() && c.is_ascii_alphabetic()) {
+        if c.is_ascii_digit() || (hex && (c | 0x20).is_ascii_hexdigit() && c.is_ascii_alphabetic())
+        {
             saw = b'0';
         } else if c == b'_' {
             if saw != b'0' {
@@ -48,10 +49,18 @@ pub fn parse(s: &str) -> Option<f64> {
     };
     let lower = body.to_ascii_lowercase();
     if lower == "inf" || lower == "infinity" {
-        return Some(if neg { f64::NEG_INFINITY } else { f64::INFINITY });
+        return Some(if neg {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        });
     }
     if lower == "nan" {
-        return if body.len() == s.len() { Some(f64::NAN) } else { None };
+        return if body.len() == s.len() {
+            Some(f64::NAN)
+        } else {
+            None
+        };
     }
     if body.contains('_') && !underscore_ok(b) {
         return None;
@@ -146,11 +155,39 @@ mod tests {
 
     #[test]
     fn go_grammar() {
-        for (s, v) in [("5.", 5.0), (".5", 0.5), ("00012", 12.0), ("1E+2", 100.0), ("1_000", 1000.0), ("1e1_0", 1e10), ("0x1p3", 8.0), ("0x_1p3", 8.0), ("-inf", f64::NEG_INFINITY), ("+Infinity", f64::INFINITY)] {
+        for (s, v) in [
+            ("5.", 5.0),
+            (".5", 0.5),
+            ("00012", 12.0),
+            ("1E+2", 100.0),
+            ("1_000", 1000.0),
+            ("1e1_0", 1e10),
+            ("0x1p3", 8.0),
+            ("0x_1p3", 8.0),
+            ("-inf", f64::NEG_INFINITY),
+            ("+Infinity", f64::INFINITY),
+        ] {
             assert_eq!(parse(s), Some(v), "{s}");
         }
         assert!(parse("NaN").unwrap().is_nan());
-        for s in ["1,000", "0b101", "0o7", "+NaN", "-nan", "1e", ".", "_1", "1_", "1__0", "1_.5", "0x10", "1e400", "1.7976931348623159e308", " 1", "١"] {
+        for s in [
+            "1,000",
+            "0b101",
+            "0o7",
+            "+NaN",
+            "-nan",
+            "1e",
+            ".",
+            "_1",
+            "1_",
+            "1__0",
+            "1_.5",
+            "0x10",
+            "1e400",
+            "1.7976931348623159e308",
+            " 1",
+            "١",
+        ] {
             assert_eq!(parse(s), None, "{s}");
         }
         assert_eq!(parse("1e-400"), Some(0.0));

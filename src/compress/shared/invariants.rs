@@ -113,7 +113,10 @@ fn enumeration(a: &Agg<'_>, units: usize) -> Option<(EntryKind, String)> {
     if a.too_wide || a.tally.is_empty() {
         return None;
     }
-    if a.tally.iter().any(|(v, _)| *v == "absent" || !enum_usable(v)) {
+    if a.tally
+        .iter()
+        .any(|(v, _)| *v == "absent" || !enum_usable(v))
+    {
         return None;
     }
     let absent = units - a.seen;
@@ -121,7 +124,7 @@ fn enumeration(a: &Agg<'_>, units: usize) -> Option<(EntryKind, String)> {
         return None;
     }
     let mut buckets: Vec<(&str, usize)> = a.tally.clone();
-    buckets.sort_by(|x, y| y.1.cmp(&x.1));
+    buckets.sort_by_key(|b| std::cmp::Reverse(b.1));
     if absent > 0 {
         buckets.push(("absent", absent));
     }
@@ -375,11 +378,9 @@ pub fn summary(units: &[Unit<'_>], elided: i64) -> String {
         if text.len() <= limit {
             return text;
         }
-        let victim = SHED_ORDER.iter().find_map(|k| {
-            entries
-                .iter()
-                .rposition(|e| e.selected && e.kind == *k)
-        });
+        let victim = SHED_ORDER
+            .iter()
+            .find_map(|k| entries.iter().rposition(|e| e.selected && e.kind == *k));
         match victim {
             Some(i) => {
                 entries[i].selected = false;
@@ -403,7 +404,14 @@ mod tests {
         let ms = ["12", "40", "97", "33", "15", "20"];
         let seq = ["s-10", "s-11", "s-12", "s-13", "s-14", "s-15"];
         (0..6)
-            .map(|i| vec![("seq", seq[i]), ("region", "eu"), ("status", status[i]), ("ms", ms[i])])
+            .map(|i| {
+                vec![
+                    ("seq", seq[i]),
+                    ("region", "eu"),
+                    ("status", status[i]),
+                    ("ms", ms[i]),
+                ]
+            })
             .collect()
     }
 
@@ -411,13 +419,17 @@ mod tests {
     fn section_6_example_and_budget_table() {
         let rows = section6();
         let u = units(&rows);
-        let full = "all region=eu; seq: s-10..s-15 all 6 present; status: ok×4 late×2; range ms=12..97";
+        let full =
+            "all region=eu; seq: s-10..s-15 all 6 present; status: ok×4 late×2; range ms=12..97";
         assert_eq!(summary(&u, 168), full);
         assert_eq!(
             summary(&u, 160),
             "all region=eu; seq: s-10..s-15 all 6 present; status: ok×4 late×2; +1 omitted"
         );
-        assert_eq!(summary(&u, 140), "seq: s-10..s-15 all 6 present; status: ok×4 late×2; +2 omitted");
+        assert_eq!(
+            summary(&u, 140),
+            "seq: s-10..s-15 all 6 present; status: ok×4 late×2; +2 omitted"
+        );
         assert_eq!(summary(&u, 120), "status: ok×4 late×2; +3 omitted");
         assert_eq!(summary(&u, 80), "status: ok×4 late×2; +3 omitted");
         assert_eq!(summary(&u, 60), "");
@@ -431,11 +443,20 @@ mod tests {
         assert_eq!(summary(&r, 1000), "x: 1×2 1.0×1");
         let r = vec![vec![("p", "0.50")], vec![("p", "12")], vec![("p", "3.0")]];
         assert_eq!(summary(&r, 1000), "range p=0.50..12");
-        let r: Vec<_> = ["v7", "v8", "v9", "v10"].iter().map(|v| vec![("v", *v)]).collect();
+        let r: Vec<_> = ["v7", "v8", "v9", "v10"]
+            .iter()
+            .map(|v| vec![("v", *v)])
+            .collect();
         assert_eq!(summary(&r, 1000), "v: 4 distinct, v10..v9");
         let r = vec![vec![("id", "u-01")], vec![("id", "u-02")], vec![("k", "z")]];
-        assert_eq!(summary(&r, 1000), "id: 2 distinct, u-01..u-02, absent×1; k: z×1 absent×2");
-        let r: Vec<_> = ["a", "b", "c", "d", "d", "e"].iter().map(|v| vec![("s", *v)]).collect();
+        assert_eq!(
+            summary(&r, 1000),
+            "id: 2 distinct, u-01..u-02, absent×1; k: z×1 absent×2"
+        );
+        let r: Vec<_> = ["a", "b", "c", "d", "d", "e"]
+            .iter()
+            .map(|v| vec![("s", *v)])
+            .collect();
         assert_eq!(summary(&r, 1000), "s: d×2 a×1 b×1 c×1 e×1");
         let r: Vec<_> = ["NaN", "5", "7"].iter().map(|v| vec![("n", *v)]).collect();
         assert_eq!(summary(&r, 1000), "n: 3 distinct, 5..NaN");

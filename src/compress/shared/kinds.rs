@@ -36,7 +36,11 @@ pub fn is_letter(c: char) -> bool {
     }
     matches!(
         get_general_category(c),
-        G::UppercaseLetter | G::LowercaseLetter | G::TitlecaseLetter | G::ModifierLetter | G::OtherLetter
+        G::UppercaseLetter
+            | G::LowercaseLetter
+            | G::TitlecaseLetter
+            | G::ModifierLetter
+            | G::OtherLetter
     )
 }
 
@@ -149,9 +153,9 @@ fn represented(d: &Profile, classes: &[Profile]) -> bool {
         return true;
     }
     let need = (0.9 * d.tokens.len() as f64 + 0.999999) as usize;
-    classes
-        .iter()
-        .any(|c| c.masked == d.masked && c.tokens.len() >= need && hits(&d.tokens, &c.tokens) >= need)
+    classes.iter().any(|c| {
+        c.masked == d.masked && c.tokens.len() >= need && hits(&d.tokens, &c.tokens) >= need
+    })
 }
 
 /// Turns on `keep` for one representative of every kind (redundancy.md §5).
@@ -210,7 +214,10 @@ mod tests {
     fn tokenizer_examples() {
         assert_eq!(set_of("x1y22z", true), hashes(&["x#y#z"]));
         assert_eq!(set_of("case_017", true), hashes(&["case_#"]));
-        assert_eq!(set_of(r#"{"id":3,"state":"ok"}"#, true), hashes(&["#", "id", "ok", "state"]));
+        assert_eq!(
+            set_of(r#"{"id":3,"state":"ok"}"#, true),
+            hashes(&["#", "id", "ok", "state"])
+        );
         let p = profile("[1973, 251]");
         assert!(!p.masked);
         assert_eq!(p.tokens, hashes(&["1973", "251"]));
@@ -227,7 +234,11 @@ mod tests {
 
     #[test]
     fn skip_row_is_promoted() {
-        let units = ["orders case_001 pass 41", "orders case_029 skip 69", "orders case_030 pass 70"];
+        let units = [
+            "orders case_001 pass 41",
+            "orders case_029 skip 69",
+            "orders case_030 pass 70",
+        ];
         let mut keep = [true, false, false];
         guard(&units, &mut keep);
         assert_eq!(keep, [true, true, false]);

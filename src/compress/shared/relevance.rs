@@ -106,13 +106,21 @@ mod tests {
 
     #[test]
     fn worked_example() {
-        let docs = ["host db-7 down", "host db-8 up", "the db is fine", "Ünïcode é x_y 42"];
+        let docs = [
+            "host db-7 down",
+            "host db-8 up",
+            "the db is fine",
+            "Ünïcode é x_y 42",
+        ];
         let s = scores("Which host is DB-7?", &docs);
         assert!((s[0] - 1.049822).abs() < 1e-6);
         assert_eq!(s[0], s[1]);
         assert!((s[2] - 0.419618).abs() < 1e-6);
         assert_eq!(s[3], 0.0);
         assert_eq!(candidates(&s, &[false; 4]), vec![0, 1, 2]);
-        assert_eq!(tokenize("Ünïcode é x_y 42"), vec!["ünïcode", "é", "x_y", "42"]);
+        assert_eq!(
+            tokenize("Ünïcode é x_y 42"),
+            vec!["ünïcode", "é", "x_y", "42"]
+        );
     }
 }

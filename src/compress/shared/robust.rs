@@ -142,7 +142,13 @@ mod tests {
     #[test]
     fn spike_example() {
         let ms: Vec<f64> = (0..30)
-            .map(|i| if i == 12 { 900.0 } else { 40.0 + (i % 5) as f64 })
+            .map(|i| {
+                if i == 12 {
+                    900.0
+                } else {
+                    40.0 + (i % 5) as f64
+                }
+            })
             .collect();
         assert_eq!(anomalies(&ms), vec![12]);
         let mut seams = change_points(&ms);

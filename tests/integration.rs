@@ -1,0 +1,10 @@
+//! Integration tests: every test drives the real binary through `TestCommand`.
+
+mod util;
+
+#[path = "integration/cli.rs"]
+mod cli;
+#[path = "integration/golden.rs"]
+mod golden;
+#[path = "integration/store.rs"]
+mod store;

@@ -1,0 +1,371 @@
+//! Every subcommand's messages and exit codes (spec/cli.md).
+
+use std::os::unix::fs::PermissionsExt;
+use std::process::Stdio;
+
+use serde::Deserialize;
+
+use crate::util::TestCommand;
+
+const HELP: &str = "caveman-engine compress | detect | retrieve <handle> | stats | registry | toon encode|decode | pixel render|simulate | evals run [--fixtures DIR]\n";
+
+/// Mirror of the report: unknown fields are a failure.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Report {
+    content_type: String,
+    tokens_before: u64,
+    tokens_after: u64,
+    ratio: f64,
+    basis: String,
+    recovery_handle: Option<String>,
+    method: Option<String>,
+    lossless_to_model: Option<bool>,
+    error: Option<String>,
+}
+
+fn orders(n: usize) -> String {
+    let items: Vec<String> = (0..n)
+        .map(|i| {
+            format!(
+                "{{\"id\":\"ord-{}\",\"status\":\"ok\",\"total\":{}}}",
+                1000 + i,
+                10 + i % 7
+            )
+        })
+        .collect();
+    format!("{{\"orders\":[{}]}}", items.join(",\n"))
+}
+
+#[test]
+fn help_and_unknown_subcommands() {
+    let tc = TestCommand::new();
+    for args in [&[][..], &["help"], &["--help"], &["-h"]] {
+        let r = tc.expect(args, b"", 0);
+        assert_eq!(r.stderr_str(), HELP);
+        assert!(r.stdout.is_empty());
+    }
+    let r = tc.expect(&["bogus"], b"", 2);
+    assert_eq!(r.stderr_str(), "unknown caveman-engine subcommand: bogus\n");
+}
+
+#[test]
+fn compress_flag_errors() {
+    let tc = TestCommand::new();
+    for (args, msg) in [
+        (
+            &["compress", "--bogus", "--type"][..],
+            "unknown compress flag: --bogus\n",
+        ),
+        (
+            &["compress", "--type"],
+            "usage: caveman-engine compress [--type <content-type>]\n",
+        ),
+        (
+            &["compress", "--query"],
+            "usage: caveman-engine compress [--query <text>]\n",
+        ),
+        (
+            &["compress", "--type=json"],
+            "unknown compress flag: --type=json\n",
+        ),
+    ] {
+        let r = tc.expect(args, b"{}", 1);
+        assert_eq!(r.stderr_str(), msg);
+        assert!(r.stdout.is_empty());
+    }
+}
+
+#[test]
+fn empty_stdin_report() {
+    let r = TestCommand::new().expect(&["compress"], b"", 0);
+    assert!(r.stdout.is_empty());
+    assert_eq!(
+        r.stderr_str(),
+        "{\"content_type\":\"text\",\"tokens_before\":0,\"tokens_after\":0,\"ratio\":0,\"basis\":\"inferred\"}\n"
+    );
+}
+
+#[test]
+fn whitespace_only_input_passes_through() {
+    let tc = TestCommand::new();
+    for input in [
+        &b" "[..],
+        b"\n",
+        b"\r\n",
+        "\u{a0}".as_bytes(),
+        "\u{3000}".as_bytes(),
+    ] {
+        let r = tc.expect(&["compress"], input, 0);
+        assert_eq!(r.stdout, input);
+        assert_eq!(r.report()["content_type"], "text");
+        assert_eq!(tc.expect(&["detect"], input, 0).stdout, b"text\n");
+    }
+    let nine: String = (1..=9).map(|i| format!("{i} | \n")).collect();
+    assert_eq!(tc.expect(&["detect"], nine.as_bytes(), 0).stdout, b"text\n");
+    assert_eq!(
+        tc.expect(&["compress"], nine.as_bytes(), 0).stdout,
+        nine.as_bytes()
+    );
+}
+
+#[test]
+fn forced_type_is_reported_verbatim() {
+    let tc = TestCommand::new();
+    let r = tc.expect(&["compress", "--type", "fo\"o<"], b"hello", 0);
+    assert_eq!(r.stdout, b"hello");
+    assert!(r
+        .stderr_str()
+        .starts_with("{\"content_type\":\"fo\\\"o\\u003c\","));
+    let r = tc.expect(
+        &["compress", "--type", "json", "--type", "auto"],
+        b"plain words",
+        0,
+    );
+    assert_eq!(r.report()["content_type"], "text");
+}
+
+#[test]
+fn compress_report_fields_and_round_trip() {
+    let tc = TestCommand::new();
+    let input = orders(120);
+    let r = tc.expect(&["compress"], input.as_bytes(), 0);
+    let rep: Report = serde_json::from_slice(&r.stderr).unwrap();
+    assert_eq!(rep.content_type, "json");
+    assert_eq!(rep.method.as_deref(), Some("elision"));
+    assert_eq!(rep.lossless_to_model, Some(false));
+    assert!(rep.tokens_after < rep.tokens_before);
+    assert_eq!(rep.basis, "inferred");
+    let h = rep.recovery_handle.unwrap();
+    assert!(h.starts_with("ccr_") && h.len() == 36);
+    let back = tc.expect(&["retrieve", &h], b"", 0);
+    assert_eq!(back.stdout, input.as_bytes());
+    // Same input, same bytes.
+    let again = tc.expect(&["compress"], input.as_bytes(), 0);
+    assert_eq!(again.stdout, r.stdout);
+    assert_eq!(again.stderr, r.stderr);
+    // The compressed view compresses no further: its arrays hold markers.
+    let second = tc.expect(&["compress"], &r.stdout, 0);
+    assert_eq!(second.stdout, r.stdout);
+    assert!(second.report().get("recovery_handle").is_none());
+}
+
+#[test]
+fn query_flag_forms_agree() {
+    let tc = TestCommand::new();
+    let input = orders(60);
+    let a = tc.expect(&["compress", "--query", "ord-1030"], input.as_bytes(), 0);
+    let b = tc.expect(&["compress", "--query=ord-1030"], input.as_bytes(), 0);
+    assert_eq!(a.stdout, b.stdout);
+    let none = tc.expect(&["compress"], input.as_bytes(), 0);
+    let empty = tc.expect(&["compress", "--query", ""], input.as_bytes(), 0);
+    assert_eq!(none.stdout, empty.stdout);
+    assert_eq!(none.stderr, empty.stderr);
+}
+
+#[test]
+fn stdin_cap() {
+    let tc = TestCommand::new();
+    let exact = vec![b'a'; 64 << 20];
+    let r = tc.expect(&["detect"], &exact, 0);
+    assert_eq!(r.stdout, b"text\n");
+    let mut over = exact;
+    over.push(b'a');
+    for cmd in [&["compress"][..], &["detect"], &["toon", "encode"]] {
+        let r = tc.expect(cmd, &over, 1);
+        assert_eq!(
+            r.stderr_str(),
+            "read stdin: cave_input_too_large: stdin exceeds 67108864 bytes\n"
+        );
+        assert!(r.stdout.is_empty());
+    }
+}
+
+#[test]
+fn stdin_from_a_directory() {
+    let tc = TestCommand::new();
+    let out = tc
+        .command(&["detect"])
+        .stdin(std::fs::File::open("/").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "read stdin: read /dev/stdin: is a directory\n"
+    );
+}
+
+#[test]
+fn stdout_on_a_full_device() {
+    let tc = TestCommand::new();
+    let out = tc
+        .command(&["compress"])
+        .stdin(
+            std::fs::File::open(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/fixtures/conformance/json-orders-120/input"
+            ))
+            .unwrap(),
+        )
+        .stdout(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "compress: write stdout: write /dev/stdout: no space left on device\n"
+    );
+    // detect ignores the failure.
+    let out = tc
+        .command(&["detect"])
+        .stdin(Stdio::null())
+        .stdout(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn retrieve_errors() {
+    let tc = TestCommand::new();
+    let r = tc.expect(&["retrieve"], b"", 1);
+    assert_eq!(
+        r.stderr_str(),
+        "usage: caveman-engine retrieve <handle> [query]\n"
+    );
+    for h in [
+        "ccr_00000000000000000000000000000000",
+        "../x",
+        "/etc/passwd",
+        "ccr_0000000000000000000000000000000",
+        "ccr_ABCDEF00000000000000000000000000",
+        "ccr://ccr_00000000000000000000000000000000",
+        "",
+    ] {
+        let r = tc.expect(&["retrieve", h], b"", 1);
+        assert_eq!(
+            r.stderr_str(),
+            "retrieve: ccr: recovery handle not found\n",
+            "{h}"
+        );
+        assert!(r.stdout.is_empty());
+    }
+}
+
+#[test]
+fn toon_errors() {
+    let tc = TestCommand::new();
+    let r = tc.expect(&["toon"], b"", 1);
+    assert_eq!(r.stderr_str(), "usage: caveman-engine toon encode|decode\n");
+    let r = tc.expect(&["toon", "sideways"], b"{}", 1);
+    assert_eq!(r.stderr_str(), "usage: caveman-engine toon encode|decode\n");
+    let r = tc.expect(&["toon", "encode"], b"[[1]]", 1);
+    assert_eq!(
+        r.stderr_str(),
+        "toon encode: not losslessly TOON-encodable (invalid JSON, or nested/non-uniform shape); keep JSON\n"
+    );
+    let r = tc.expect(&["toon", "decode"], b"  a: 1", 1);
+    assert_eq!(r.stderr_str(), "toon decode: not valid TOON\n");
+    let r = tc.expect(&["toon", "decode"], b"a:  1", 1);
+    assert_eq!(
+        r.stderr_str(),
+        "toon decode: json: invalid number literal \" 1\"\n"
+    );
+    let r = tc.expect(&["toon", "encode"], br#"{"b":[1,2],"a":"x"}"#, 0);
+    assert_eq!(r.stdout, b"a: x\nb[2]: 1,2");
+    let r = tc.expect(&["toon", "decode"], &r.stdout, 0);
+    assert_eq!(r.stdout, br#"{"a":"x","b":[1,2]}"#);
+}
+
+#[test]
+fn store_open_errors() {
+    let tc = TestCommand::new().env("CAVEMAN_CCR_MAX_BYTES", "x");
+    for args in [
+        &["compress"][..],
+        &["stats"],
+        &["retrieve", "ccr_00000000000000000000000000000000"],
+    ] {
+        let r = tc.expect(args, b"", 1);
+        assert_eq!(
+            r.stderr_str(),
+            "cannot open recovery store: CAVEMAN_CCR_MAX_BYTES must be a positive integer\n"
+        );
+    }
+    // detect and toon never open the store.
+    tc.expect(&["detect"], b"x", 0);
+    let tc = TestCommand::new().env("CAVEMAN_HOME", "/dev/null/x");
+    let r = tc.expect(&["stats"], b"", 1);
+    assert_eq!(
+        r.stderr_str(),
+        "cannot create ~/.caveman: mkdir /dev/null: not a directory\n"
+    );
+    let mut cmd = TestCommand::new().command(&["stats"]);
+    cmd.env_remove("CAVEMAN_HOME").env_remove("HOME");
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "cannot resolve home directory: $HOME is not defined\n"
+    );
+}
+
+#[test]
+fn shared_state_directory_is_refused() {
+    let tc = TestCommand::new();
+    let home = tc.home.path().to_path_buf();
+    std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let r = tc.expect(&["compress"], b"x", 1);
+    assert_eq!(
+        r.stderr_str(),
+        format!(
+            "cannot open recovery store: sqlite parent \"{}\" is group/world writable\n",
+            std::fs::canonicalize(&home).unwrap().display()
+        )
+    );
+    let tc2 = TestCommand::new()
+        .env("CAVEMAN_HOME", home.to_str().unwrap())
+        .env("CAVEMAN_CCR_MAX_BYTES", "x");
+    let r = tc2.expect(&["stats"], b"", 1);
+    assert_eq!(
+        r.stderr_str(),
+        "cannot open recovery store: CAVEMAN_CCR_MAX_BYTES must be a positive integer\n"
+    );
+}
+
+#[test]
+fn stats_shapes() {
+    let tc = TestCommand::new();
+    let r = tc.expect(&["stats"], b"", 0);
+    assert_eq!(
+        String::from_utf8_lossy(&r.stdout),
+        "{\n  \"totals\": {\n    \"count\": 0,\n    \"tokens_before\": 0,\n    \"tokens_after\": 0,\n    \"ratio\": 0\n  },\n  \"by_content_type\": {},\n  \"basis\": \"inferred\",\n  \"max_storage_bytes\": 536870912\n}\n"
+    );
+    let input = orders(120);
+    let c = tc.expect(&["compress"], input.as_bytes(), 0);
+    let rep = c.report();
+    let r = tc.expect(&["stats"], b"", 0);
+    let st: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(st["totals"]["count"], 1);
+    assert_eq!(
+        st["by_content_type"]["json"]["tokens_before"],
+        rep["tokens_before"]
+    );
+    assert_eq!(
+        st["by_content_type"]["json"]["tokens_after"],
+        rep["tokens_after"]
+    );
+    assert_eq!(st["storage_bytes"], input.len());
+}

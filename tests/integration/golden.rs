@@ -1,0 +1,154 @@
+//! Golden cases in fixtures/conformance (copied from ../shared/conformance):
+//! exact stdout, stderr and exit code, plus a `retrieve` round trip after
+//! every compress that stored a record. `BLESS=1` rewrites the expected
+//! files (never when `CI` is set).
+
+use std::path::Path;
+
+use crate::util::TestCommand;
+
+fn split_cmd(line: &str) -> Vec<String> {
+    // The case files use simple shell quoting: words and '…' groups.
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in line.trim().chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            ' ' if !quoted => {
+                if any {
+                    out.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            c => {
+                cur.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        out.push(cur);
+    }
+    out
+}
+
+fn show(b: &[u8]) -> String {
+    let s = String::from_utf8_lossy(b);
+    if s.len() > 400 {
+        format!(
+            "{}…",
+            &s[..s.char_indices().nth(400).map(|c| c.0).unwrap_or(s.len())]
+        )
+    } else {
+        s.into_owned()
+    }
+}
+
+fn first_difference(got: &[u8], want: &[u8]) -> String {
+    let i = got
+        .iter()
+        .zip(want)
+        .position(|(a, b)| a != b)
+        .unwrap_or(got.len().min(want.len()));
+    let lo = i.saturating_sub(40);
+    format!(
+        "first difference at byte {i}:\n  got:  {}\n  want: {}",
+        show(&got[lo..(i + 40).min(got.len())]),
+        show(&want[lo..(i + 40).min(want.len())])
+    )
+}
+
+fn check_case(dir: &Path, bless: bool) -> Result<(), String> {
+    let read = |n: &str| std::fs::read(dir.join(n)).ok();
+    let cmd_line = String::from_utf8(read("cmd").unwrap()).unwrap();
+    let args = split_cmd(&cmd_line);
+    let arg_refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let input = read("input").unwrap_or_default();
+    let mut tc = TestCommand::new();
+    if let Some(env) = read("env") {
+        for line in String::from_utf8_lossy(&env).lines() {
+            if let Some((k, v)) = line.split_once('=') {
+                tc = tc.env(k, v);
+            }
+        }
+    }
+    let r = tc.run(&arg_refs, &input);
+    if bless {
+        std::fs::write(dir.join("expected.stdout"), &r.stdout).unwrap();
+        std::fs::write(dir.join("expected.stderr"), &r.stderr).unwrap();
+        std::fs::write(dir.join("expected.exit"), format!("{}\n", r.code)).unwrap();
+        return Ok(());
+    }
+    let mut problems = Vec::new();
+    if let Some(want) = read("expected.exit") {
+        let want: i32 = String::from_utf8_lossy(&want).trim().parse().unwrap();
+        if r.code != want {
+            problems.push(format!("exit {} want {want}", r.code));
+        }
+    }
+    if let Some(want) = read("expected.stdout") {
+        if r.stdout != want {
+            problems.push(format!(
+                "stdout differs; {}",
+                first_difference(&r.stdout, &want)
+            ));
+        }
+    }
+    if let Some(want) = read("expected.stderr") {
+        if r.stderr != want {
+            problems.push(format!(
+                "stderr differs; {}",
+                first_difference(&r.stderr, &want)
+            ));
+        }
+    }
+    if args.first().map(String::as_str) == Some("compress") && r.code == 0 {
+        if let Some(h) = r.handle() {
+            let back = tc.run(&["retrieve", &h], b"");
+            if back.code != 0 || back.stdout != input {
+                problems.push(format!(
+                    "retrieve {h} did not return the input byte for byte"
+                ));
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n"))
+    }
+}
+
+#[test]
+fn conformance_cases() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
+    let bless = std::env::var_os("BLESS").is_some() && std::env::var_os("CI").is_none();
+    let mut names: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("cmd").is_file())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 75, "fixtures missing: {}", names.len());
+    let mut failures = Vec::new();
+    for dir in &names {
+        if let Err(e) = check_case(dir, bless) {
+            failures.push(format!(
+                "FAIL {}:\n{e}",
+                dir.file_name().unwrap().to_string_lossy()
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} golden cases failed:\n{}",
+        failures.len(),
+        names.len(),
+        failures.join("\n")
+    );
+}

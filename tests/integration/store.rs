@@ -1,0 +1,232 @@
+//! The file-backed recovery store under use and abuse.
+
+use std::os::unix::fs::PermissionsExt;
+
+use crate::util::{TempDir, TestCommand};
+
+fn table(n: usize, tag: &str) -> String {
+    let mut s = String::from("id,host,state,ms\n");
+    for i in 0..n {
+        s.push_str(&format!("{i},{tag}-{},ok,{}\n", i % 5, 20 + i % 9));
+    }
+    s
+}
+
+fn records(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("ccr_"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn round_trip_and_permissions() {
+    let tc = TestCommand::new();
+    let input = table(200, "web");
+    let r = tc.expect(&["compress"], input.as_bytes(), 0);
+    let h = r.handle().expect("a table of 200 rows compresses");
+    assert_eq!(
+        tc.expect(&["retrieve", &h], b"", 0).stdout,
+        input.as_bytes()
+    );
+    let dir = tc.home.path().join("ccr");
+    let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700);
+    let recs = records(&dir);
+    assert_eq!(recs.len(), 1);
+    assert_eq!(
+        std::fs::metadata(&recs[0]).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    // No temporary files are left behind.
+    assert!(std::fs::read_dir(&dir).unwrap().all(|e| !e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .starts_with(".tmp")));
+}
+
+#[test]
+fn ccr_dir_overrides_home() {
+    let other = TempDir::new("ccrdir");
+    let target = other.path().join("store");
+    let tc = TestCommand::new().env("CAVEMAN_CCR_DIR", target.to_str().unwrap());
+    let input = table(100, "db");
+    let h = tc
+        .expect(&["compress"], input.as_bytes(), 0)
+        .handle()
+        .unwrap();
+    assert_eq!(records(&target).len(), 1);
+    assert_eq!(
+        tc.expect(&["retrieve", &h], b"", 0).stdout,
+        input.as_bytes()
+    );
+}
+
+#[test]
+fn damaged_records_are_errors_not_bytes() {
+    let tc = TestCommand::new();
+    let input = table(150, "api");
+    let h = tc
+        .expect(&["compress"], input.as_bytes(), 0)
+        .handle()
+        .unwrap();
+    let path = records(&tc.home.path().join("ccr")).pop().unwrap();
+    let good = std::fs::read(&path).unwrap();
+    // Flip one byte of the original.
+    let mut bad = good.clone();
+    let last = bad.len() - 10;
+    bad[last] ^= 0x20;
+    std::fs::write(&path, &bad).unwrap();
+    let r = tc.expect(&["retrieve", &h], b"", 1);
+    assert!(r.stdout.is_empty());
+    assert!(
+        r.stderr_str()
+            .starts_with(&format!("retrieve: ccr get: damaged record {h}: ")),
+        "{}",
+        r.stderr_str()
+    );
+    // Truncated.
+    std::fs::write(&path, &good[..good.len() / 2]).unwrap();
+    let r = tc.expect(&["retrieve", &h], b"", 1);
+    assert!(r.stdout.is_empty());
+    // A symlink in place of a record is refused.
+    std::fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", &path).unwrap();
+    let r = tc.expect(&["retrieve", &h], b"", 1);
+    assert!(r.stdout.is_empty());
+    assert!(
+        r.stderr_str().contains("refusing non-regular file"),
+        "{}",
+        r.stderr_str()
+    );
+    // compress repairs the record.
+    std::fs::remove_file(&path).unwrap();
+    std::fs::write(&path, &bad).unwrap();
+    tc.expect(&["compress"], input.as_bytes(), 0);
+    assert_eq!(
+        tc.expect(&["retrieve", &h], b"", 0).stdout,
+        input.as_bytes()
+    );
+}
+
+#[test]
+fn budget_refusal_passes_through() {
+    let tc = TestCommand::new().env("CAVEMAN_CCR_MAX_BYTES", "5000");
+    let small = table(60, "a");
+    assert!(small.len() < 5000);
+    let h = tc
+        .expect(&["compress"], small.as_bytes(), 0)
+        .handle()
+        .unwrap();
+    let big = table(400, "b");
+    let r = tc.expect(&["compress"], big.as_bytes(), 0);
+    assert_eq!(r.stdout, big.as_bytes());
+    let rep = r.report();
+    assert_eq!(rep["error"], "cave_ccr_budget_exceeded");
+    assert_eq!(rep["ratio"], 0);
+    assert_eq!(rep["tokens_after"], rep["tokens_before"]);
+    assert!(rep.get("recovery_handle").is_none());
+    // Existing records stay retrievable; a repeat put of them succeeds.
+    assert_eq!(
+        tc.expect(&["retrieve", &h], b"", 0).stdout,
+        small.as_bytes()
+    );
+    assert_eq!(
+        tc.expect(&["compress"], small.as_bytes(), 0)
+            .handle()
+            .unwrap(),
+        h
+    );
+    let st: serde_json::Value =
+        serde_json::from_slice(&tc.expect(&["stats"], b"", 0).stdout).unwrap();
+    assert_eq!(st["max_storage_bytes"], 5000);
+    assert_eq!(st["storage_bytes"], small.len());
+}
+
+#[test]
+fn unwritable_store_passes_through() {
+    if unsafe_is_root() {
+        // Root ignores directory permissions; use a file where the store directory should be.
+        let tc = TestCommand::new();
+        std::fs::write(tc.home.path().join("ccr"), b"not a dir").unwrap();
+        let r = tc.run(&["compress"], table(100, "x").as_bytes());
+        assert_eq!(r.code, 1);
+        assert!(r.stderr_str().starts_with("cannot open recovery store: "));
+        return;
+    }
+    let tc = TestCommand::new();
+    let dir = tc.home.path().join("ccr");
+    tc.expect(&["stats"], b"", 0);
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o500)).unwrap();
+    let input = table(100, "ro");
+    let r = tc.expect(&["compress"], input.as_bytes(), 0);
+    assert_eq!(r.stdout, input.as_bytes());
+    assert_eq!(r.report()["error"], "cave_ccr_unavailable");
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+}
+
+fn unsafe_is_root() -> bool {
+    std::fs::metadata("/proc/self")
+        .map(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0)
+        .unwrap_or(false)
+}
+
+#[test]
+fn many_processes_at_once() {
+    let tc = TestCommand::new();
+    let inputs: Vec<String> = (0..16)
+        .map(|i| table(120 + i % 4, &format!("h{}", i % 4)))
+        .collect();
+    let mut children = Vec::new();
+    for input in &inputs {
+        let mut cmd = tc.command(&["compress"]);
+        cmd.stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        let mut sin = child.stdin.take().unwrap();
+        let data = input.clone().into_bytes();
+        std::thread::spawn(move || {
+            use std::io::Write;
+            let _ = sin.write_all(&data);
+        });
+        children.push(child);
+    }
+    for (child, input) in children.into_iter().zip(&inputs) {
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let rep: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
+        let h = rep["recovery_handle"].as_str().unwrap().to_string();
+        assert_eq!(
+            tc.expect(&["retrieve", &h], b"", 0).stdout,
+            input.as_bytes()
+        );
+    }
+    assert_eq!(records(&tc.home.path().join("ccr")).len(), 4);
+}
+
+#[test]
+fn retrieve_with_a_query_narrows() {
+    let tc = TestCommand::new();
+    let mut s = String::from("id,state\n");
+    for i in 1..=40 {
+        let st = if i == 6 || i == 26 { "broken" } else { "fine" };
+        s.push_str(&format!("{i},{st},\n").replace(",\n", "\n"));
+    }
+    // Make it compressible: more rows of the same shape.
+    for i in 41..=200 {
+        s.push_str(&format!("{i},fine\n"));
+    }
+    let h = tc.expect(&["compress"], s.as_bytes(), 0).handle().unwrap();
+    let r = tc.expect(&["retrieve", &h, "broken"], b"", 0);
+    assert_eq!(
+        String::from_utf8_lossy(&r.stdout),
+        "id,state\n… [caveman: non-adjacent] …\n\n6,broken\n\n… [caveman: non-adjacent] …\n\n26,broken\n\n… [caveman: non-adjacent] …"
+    );
+    let r = tc.expect(&["retrieve", &h, "   "], b"", 0);
+    assert_eq!(r.stdout, s.as_bytes());
+}

@@ -1,0 +1,143 @@
+//! `TestCommand`: runs the binary with its own empty `CAVEMAN_HOME` and none
+//! of the tool's environment variables, and explains failures.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// Environment variables the tool reads; removed so the host cannot leak in.
+const TOOL_ENV: [&str; 6] = [
+    "CAVEMAN_HOME",
+    "CAVEMAN_CCR_DIR",
+    "CAVEMAN_CCR_DB",
+    "CAVEMAN_CCR_MAX_BYTES",
+    "CAVE_ENGINE_TOON",
+    "CAVE_PIXEL_DENSITY",
+];
+
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_caveman-engine"))
+}
+
+/// A scratch directory removed on drop.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> TempDir {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let p = std::env::temp_dir().join(format!(
+            "caveman-test-{tag}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::SeqCst)
+        ));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+        TempDir(p)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// One configured invocation.
+pub struct TestCommand {
+    pub home: TempDir,
+    envs: Vec<(String, String)>,
+}
+
+/// What a run produced.
+#[derive(Debug)]
+pub struct Run {
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub code: i32,
+}
+
+impl Run {
+    pub fn stderr_str(&self) -> String {
+        String::from_utf8_lossy(&self.stderr).into_owned()
+    }
+
+    /// The compress report as a JSON value.
+    pub fn report(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.stderr)
+            .unwrap_or_else(|e| panic!("report is not JSON ({e}): {}", self.stderr_str()))
+    }
+
+    pub fn handle(&self) -> Option<String> {
+        self.report()["recovery_handle"]
+            .as_str()
+            .map(str::to_string)
+    }
+}
+
+impl TestCommand {
+    pub fn new() -> TestCommand {
+        TestCommand {
+            home: TempDir::new("home"),
+            envs: Vec::new(),
+        }
+    }
+
+    pub fn env(mut self, k: &str, v: &str) -> TestCommand {
+        self.envs.push((k.to_string(), v.to_string()));
+        self
+    }
+
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(bin());
+        cmd.args(args);
+        for k in TOOL_ENV {
+            cmd.env_remove(k);
+        }
+        cmd.env("CAVEMAN_HOME", self.home.path());
+        for (k, v) in &self.envs {
+            cmd.env(k, v);
+        }
+        cmd
+    }
+
+    /// Runs with `stdin` and returns everything it printed.
+    pub fn run(&self, args: &[&str], stdin: &[u8]) -> Run {
+        let mut cmd = self.command(args);
+        cmd.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().expect("spawn caveman-engine");
+        let mut sin = child.stdin.take().unwrap();
+        let data = stdin.to_vec();
+        let writer = std::thread::spawn(move || {
+            let _ = sin.write_all(&data);
+        });
+        let out: Output = child.wait_with_output().unwrap();
+        let _ = writer.join();
+        Run {
+            stdout: out.stdout,
+            stderr: out.stderr,
+            code: out.status.code().unwrap_or(-1),
+        }
+    }
+
+    /// Runs and asserts the exit code, printing everything on failure.
+    pub fn expect(&self, args: &[&str], stdin: &[u8], code: i32) -> Run {
+        let r = self.run(args, stdin);
+        assert_eq!(
+            r.code,
+            code,
+            "command {:?}\nstdout: {}\nstderr: {}",
+            args,
+            String::from_utf8_lossy(&r.stdout),
+            r.stderr_str()
+        );
+        r
+    }
+}
