@@ -22,12 +22,14 @@ static BLOB: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_blob.bin"))
 static OFFSETS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_offsets.bin"));
 static TABLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_table.bin"));
 
-/// Number of ordinary tokens in o200k_base.
-const VOCAB_SIZE: usize = 199_998;
+/// Pieces at least this long use the heap-based merge (O(n log n)); shorter
+/// ones the simple quadratic loop, which is faster on short pieces.
+const MEDIUM_PIECE: usize = 64;
 
-/// Pieces at least this long use the `bpe` crate's linear-time encoder; the
-/// rank-merge loop below is quadratic in the piece length.
-const LONG_PIECE: usize = 384;
+/// Pieces at least this long use the `bpe` crate's linear-time encoder
+/// (built once, on first use): only runs of one class of character this long
+/// get here, and the heap merge would need tens of bytes per input byte.
+const LONG_PIECE: usize = 1 << 20;
 
 /// Name of the counter, as the reference reports it.
 pub const COUNTER_NAME: &str = "o200k_base";
@@ -378,25 +380,87 @@ fn merge_count(piece: &[u8]) -> usize {
     parts.len() - 1
 }
 
-/// Hash factor that makes the `bpe` crate's token hashes collision-free for
-/// o200k_base (found with `bpe::byte_pair_encoding::find_hash_factor_for_dictionary`).
-const BPE_HASH_FACTOR: u64 = 17_846_336_922_010_275_747;
+/// Rank-merge of one piece with a binary heap over adjacent pairs and a
+/// linked list of parts: the same merges in the same order as
+/// [`merge_count`] (lowest rank first, leftmost on ties), in O(n log n).
+fn heap_merge_count(piece: &[u8]) -> usize {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    const NONE: u32 = u32::MAX;
+    let n = piece.len();
+    // Parts are identified by their start byte; `next[i]` is the start of the
+    // following part (n at the end), `prev[i]` the previous one.
+    let mut next: Vec<u32> = (1..=n as u32).collect();
+    let mut prev: Vec<u32> = (0..n as u32).map(|i| i.wrapping_sub(1)).collect();
+    let mut alive = vec![true; n];
+    // Current rank of the pair starting at part i (NONE if not a token).
+    let mut pair_rank: Vec<u32> = vec![NONE; n];
+    let mut heap: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::with_capacity(n);
+    let rank_between = |a: usize, end: usize| rank_of(&piece[a..end]).unwrap_or(NONE);
+    for i in 0..n - 1 {
+        let r = rank_between(i, i + 2);
+        pair_rank[i] = r;
+        if r != NONE {
+            heap.push(Reverse((r, i as u32)));
+        }
+    }
+    let mut parts = n;
+    while let Some(Reverse((r, i))) = heap.pop() {
+        let i = i as usize;
+        if !alive[i] || pair_rank[i] != r {
+            continue;
+        }
+        // Merge part i with the next one.
+        let j = next[i] as usize;
+        let k = next[j] as usize;
+        alive[j] = false;
+        next[i] = k as u32;
+        if k < n {
+            prev[k] = i as u32;
+        }
+        parts -= 1;
+        // New pair (i, k).
+        pair_rank[i] = if k < n {
+            rank_between(i, next[k] as usize)
+        } else {
+            NONE
+        };
+        if pair_rank[i] != NONE {
+            heap.push(Reverse((pair_rank[i], i as u32)));
+        }
+        // Pair (prev, i) changed too.
+        let p = prev[i];
+        if p != NONE {
+            let p = p as usize;
+            pair_rank[p] = rank_between(p, k);
+            if pair_rank[p] != NONE {
+                heap.push(Reverse((pair_rank[p], p as u32)));
+            }
+        }
+    }
+    parts
+}
 
-static LONG_ENCODER: LazyLock<bpe::byte_pair_encoding::BytePairEncoding> = LazyLock::new(|| {
-    bpe::byte_pair_encoding::BytePairEncoding::from_dictionary(
-        (0..VOCAB_SIZE).map(|r| token_bytes(r).to_vec()),
-        Some(BPE_HASH_FACTOR),
-    )
-});
+static BPE_DATA: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_bpe.msgpack"));
+
+/// The `bpe` crate's encoder for o200k_base, built by `build.rs`.
+static LONG_ENCODER: LazyLock<Option<bpe::byte_pair_encoding::BytePairEncoding>> =
+    LazyLock::new(|| rmp_serde::from_slice(BPE_DATA).ok());
 
 #[inline]
 fn piece_count(piece: &[u8]) -> usize {
     if piece.len() == 1 || rank_of(piece).is_some() {
         1
-    } else if piece.len() < LONG_PIECE {
+    } else if piece.len() < MEDIUM_PIECE {
         merge_count(piece)
+    } else if piece.len() < LONG_PIECE {
+        heap_merge_count(piece)
     } else {
-        LONG_ENCODER.count(piece)
+        match LONG_ENCODER.as_ref() {
+            Some(enc) => enc.count(piece),
+            // Unreachable with the data build.rs writes; stay exact anyway.
+            None => heap_merge_count(piece),
+        }
     }
 }
 
@@ -466,10 +530,51 @@ mod tests {
     }
 
     #[test]
+    fn heap_merge_agrees_with_simple_merge() {
+        let samples = [
+            "[".repeat(500),
+            "=".repeat(333),
+            " ".repeat(200),
+            "a".repeat(300),
+            "\u{1F600}".repeat(80),
+            "日本語のテキストです".repeat(20),
+            "abcabcabdabxyzzy".repeat(30),
+            "-=-=*#*#".repeat(40),
+        ];
+        for s in &samples {
+            assert_eq!(
+                heap_merge_count(s.as_bytes()),
+                merge_count(s.as_bytes()),
+                "{s}"
+            );
+        }
+        // Pseudo-random bytes from a fixed seed.
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for len in [64usize, 65, 100, 257, 1000] {
+            let mut v = Vec::with_capacity(len);
+            for _ in 0..len {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                v.push(b"ab cd.,!?xyz\n\t"[(x % 14) as usize]);
+            }
+            assert_eq!(heap_merge_count(&v), merge_count(&v));
+        }
+    }
+
+    #[test]
     fn long_runs_are_linear_and_do_not_panic() {
-        let spaces = " ".repeat(1 << 20);
-        assert!(count(spaces.as_bytes()) > 0);
-        let a = "a".repeat(1 << 20);
-        assert!(count(a.as_bytes()) > 0);
+        assert!(LONG_ENCODER.is_some());
+        for unit in [" ", "a", "=", "\u{1F600}", "日"] {
+            let long = unit.repeat((LONG_PIECE + 4096) / unit.len());
+            let short = unit.repeat((LONG_PIECE - 4096) / unit.len());
+            // Both encoders agree where they meet.
+            let piece = &long.as_bytes()[..LONG_PIECE - 4096 - (LONG_PIECE - 4096) % unit.len()];
+            assert_eq!(
+                heap_merge_count(piece),
+                LONG_ENCODER.as_ref().unwrap().count(piece)
+            );
+            assert!(count(long.as_bytes()) > count(short.as_bytes()));
+        }
     }
 }
