@@ -397,11 +397,10 @@ fn heap_merge_count(piece: &[u8]) -> usize {
     let mut pair_rank: Vec<u32> = vec![NONE; n];
     let mut heap: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::with_capacity(n);
     let rank_between = |a: usize, end: usize| rank_of(&piece[a..end]).unwrap_or(NONE);
-    for i in 0..n - 1 {
-        let r = rank_between(i, i + 2);
-        pair_rank[i] = r;
-        if r != NONE {
-            heap.push(Reverse((r, i as u32)));
+    for (i, slot) in pair_rank.iter_mut().enumerate().take(n - 1) {
+        *slot = rank_between(i, i + 2);
+        if *slot != NONE {
+            heap.push(Reverse((*slot, i as u32)));
         }
     }
     let mut parts = n;
