@@ -523,7 +523,7 @@ mod tests {
 
     #[test]
     fn every_rank_is_found() {
-        for r in (0..VOCAB_SIZE).step_by(97) {
+        for r in (0..OFFSETS.len() / 4 - 1).step_by(97) {
             assert_eq!(rank_of(token_bytes(r)), Some(r as u32));
         }
     }
