@@ -160,7 +160,7 @@ fn fits_core_tag(suffix: &str, v: &str) -> bool {
         "binary" => {
             let clean: Vec<u8> = v.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
             let body = clean.iter().rposition(|&b| b != b'=').map_or(0, |p| p + 1);
-            clean.len() % 4 == 0
+            clean.len().is_multiple_of(4)
                 && clean.len() - body <= 2
                 && clean[..body]
                     .iter()
@@ -188,9 +188,7 @@ fn is_timestamp(v: &str) -> bool {
         return true;
     };
     let t = t.trim_start();
-    let end = t
-        .find(|c: char| c == 'Z' || c == '+' || (c == '-'))
-        .unwrap_or(t.len());
+    let end = t.find(['Z', '+', '-']).unwrap_or(t.len());
     let (clock, zone) = t.split_at(end);
     let clock = clock.trim_end();
     let (hms, frac) = match clock.split_once('.') {
