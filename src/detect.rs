@@ -145,11 +145,38 @@ fn go_lower(c: char) -> char {
     }
 }
 
+/// `s` starts with `prefix` (ASCII lowercase) after Go's per-rune lowering.
+fn starts_with_lowered(s: &str, prefix: &str) -> bool {
+    let mut it = s.chars().map(go_lower);
+    prefix.chars().all(|p| it.next() == Some(p))
+}
+
+/// `s` lowered per rune contains `needle` (ASCII lowercase).
+fn contains_lowered(s: &str, needle: &str) -> bool {
+    if s.is_ascii() || !s.contains('\u{130}') {
+        // Only U+0130 lowers to an ASCII letter these needles contain.
+        let (n, b) = (needle.as_bytes(), s.as_bytes());
+        return b
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c == n[0])
+            .any(|(i, _)| {
+                b.get(i..i + n.len())
+                    .is_some_and(|w| w.eq_ignore_ascii_case(n))
+            });
+    }
+    let lower: String = s.chars().map(go_lower).collect();
+    lower.contains(needle)
+}
+
 fn looks_html(s: &str) -> bool {
     let t = trim_str(s);
-    let lower: String = t.chars().map(go_lower).collect();
-    if lower.starts_with("<!doctype html") || lower.starts_with("<html") {
+    if starts_with_lowered(t, "<!doctype html") || starts_with_lowered(t, "<html") {
         return true;
+    }
+    // The tag test needs six `<`; most payloads have fewer.
+    if t.bytes().filter(|&b| b == b'<').count() < 6 {
+        return false;
     }
     const CODE_CONTAINS: [&str; 3] = ["=>", "className=", "});"];
     const CODE_PREFIX: [&str; 10] = [
@@ -171,7 +198,7 @@ fn looks_html(s: &str) -> bool {
         return false;
     }
     const TAGS: [&str; 6] = ["<body", "<article", "<main", "<div", "<p>", "<p "];
-    TAGS.iter().any(|p| lower.contains(p)) && lower.bytes().filter(|&b| b == b'<').count() >= 6
+    TAGS.iter().any(|p| contains_lowered(t, p))
 }
 
 const CODE_KEYWORDS: [&str; 25] = [

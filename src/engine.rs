@@ -61,23 +61,60 @@ pub fn run_compressor(ct: &str, body: &[u8], opts: &Options) -> Option<Compresse
     }
 }
 
+/// Phase timings on stderr when `CAVEMAN_PROFILE` is set (for benchmarks).
+struct PhaseClock {
+    on: bool,
+    start: std::time::Instant,
+    last: std::time::Instant,
+}
+
+impl PhaseClock {
+    fn new() -> PhaseClock {
+        let now = std::time::Instant::now();
+        PhaseClock {
+            on: std::env::var_os("CAVEMAN_PROFILE").is_some(),
+            start: now,
+            last: now,
+        }
+    }
+
+    fn mark(&mut self, phase: &str) {
+        if self.on {
+            let now = std::time::Instant::now();
+            eprintln!(
+                "profile: {phase:<16} {:>8.1} ms (at {:>8.1} ms)",
+                (now - self.last).as_secs_f64() * 1e3,
+                (now - self.start).as_secs_f64() * 1e3
+            );
+            self.last = now;
+        }
+    }
+}
+
 /// Compresses `input` (engine.md §1).
 pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
+    let mut clock = PhaseClock::new();
     std::thread::scope(|scope| {
         let counter = scope.spawn(|| tokens::count(input));
         let (body, layers) = unwrap::unwrap(input);
+        clock.mark("unwrap");
         let ct = match &opts.forced_type {
             Some(t) => t.clone(),
             None => detect::detect(&body).to_string(),
         };
-        let candidate = run_compressor(&ct, &body, opts)
+        clock.mark("detect");
+        let compressed = run_compressor(&ct, &body, opts);
+        clock.mark("compressor");
+        let candidate = compressed
             .map(|c| (unwrap::rewrap(c.bytes, &layers), c.method, c.lossless))
             .filter(|(out, _, _)| out.as_slice() != input)
             .map(|(out, m, l)| {
                 let after = tokens::count(&out);
                 (out, m, l, after)
             });
+        clock.mark("count output");
         let before = counter.join().unwrap_or_else(|_| tokens::count(input));
+        clock.mark("count input");
         let pass = |error| Outcome {
             output: None,
             report: Report {
@@ -103,6 +140,7 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
             original: input,
             metadata: &[],
         });
+        clock.mark("store");
         let handle = match put {
             Ok(h) => h,
             Err(PutError::Budget) => return pass(Some(StoreFailure::BudgetExceeded)),

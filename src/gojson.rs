@@ -472,11 +472,27 @@ pub fn is_valid(s: &[u8]) -> bool {
     }
 }
 
+/// Bytes that end a plain run inside a string: `"`, `\\` and controls.
+static STRING_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = true;
+        i += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
 /// End of the string starting at `i` (a `"`), validating escapes and
 /// rejecting raw control bytes; invalid UTF-8 is accepted.
 fn skip_string(s: &[u8], mut i: usize) -> Option<usize> {
     i += 1;
     loop {
+        while i < s.len() && !STRING_STOP[s[i] as usize] {
+            i += 1;
+        }
         let b = *s.get(i)?;
         match b {
             b'"' => return Some(i + 1),

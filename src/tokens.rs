@@ -607,12 +607,74 @@ pub fn count_str(text: &str) -> usize {
     total
 }
 
+/// Texts shorter than this are counted on one thread.
+const PARALLEL_MIN: usize = 2 << 20;
+/// How far past a chunk's target end to look for a safe split point.
+const SPLIT_SEARCH: usize = 1 << 16;
+
+/// True when the split pattern always starts a new piece at `p`: after an
+/// ASCII letter or digit followed by ASCII punctuation other than `'`
+/// (letter, digit and contraction pieces cannot take punctuation), or after
+/// a newline followed by a non-space character other than `/` (only a
+/// punctuation piece's `[\r\n/]*` tail can continue past a newline).
+#[inline]
+fn safe_split(t: &[u8], p: usize) -> bool {
+    let (a, b) = (t[p - 1], t[p]);
+    if a.is_ascii_alphanumeric() {
+        return b < 0x80 && ASCII_CLASS[b as usize] == 0 && b != b'\'';
+    }
+    a == b'\n' && b < 0x80 && ASCII_CLASS[b as usize] & WS == 0 && b != b'/'
+}
+
+/// Chunk boundaries for counting `t` on `parts` threads.
+fn split_points(t: &[u8], parts: usize) -> Vec<usize> {
+    let mut cuts = vec![0];
+    for k in 1..parts {
+        let target = t.len() * k / parts;
+        let limit = (target + SPLIT_SEARCH).min(t.len());
+        if let Some(p) = (target.max(1)..limit).find(|&p| safe_split(t, p)) {
+            if p > *cuts.last().unwrap_or(&0) {
+                cuts.push(p);
+            }
+        }
+    }
+    cuts.push(t.len());
+    cuts
+}
+
+/// Token count of valid UTF-8 text, using every core for large texts.
+pub fn count_parallel(text: &str) -> usize {
+    let parts = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    if text.len() < PARALLEL_MIN || parts < 2 {
+        return count_str(text);
+    }
+    let cuts = split_points(text.as_bytes(), parts);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = cuts
+            .windows(2)
+            .skip(1)
+            .map(|w| {
+                let chunk = &text[w[0]..w[1]];
+                scope.spawn(move || count_str(chunk))
+            })
+            .collect();
+        let first = count_str(&text[cuts[0]..cuts[1]]);
+        first
+            + handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or(0))
+                .sum::<usize>()
+    })
+}
+
 /// Token count of raw bytes, as the reference counts them.
 pub fn count(bytes: &[u8]) -> usize {
     if bytes.is_empty() {
         return 0;
     }
-    count_str(&go_lossy(bytes))
+    count_parallel(&go_lossy(bytes))
 }
 
 /// Pieces of the split, for differential tests.
@@ -641,6 +703,40 @@ mod tests {
         assert_eq!(count(b"\n \n"), 2);
         assert_eq!(count(b" \n \n"), 2);
         assert_eq!(count(b"a\n\t\nb"), 4);
+    }
+
+    #[test]
+    fn chunked_counts_equal_sequential_counts() {
+        let json: String = (0..40_000)
+            .map(|i| format!("  {{\n    \"id\": {i},\n    \"name\": \"user{i}\",\n    \"it's\": \"x/y\"\n  }},\n"))
+            .collect();
+        let log: String = (0..60_000)
+            .map(|i| {
+                format!(
+                    "2024-01-02 03:04:{:02} INFO worker-{i} done\n/path/{i}\n",
+                    i % 60
+                )
+            })
+            .collect();
+        for text in [json, log] {
+            assert!(text.len() > PARALLEL_MIN);
+            for parts in 2..6 {
+                let cuts = split_points(text.as_bytes(), parts);
+                assert!(cuts.len() > 2, "no split found");
+                let sum: usize = cuts.windows(2).map(|w| count_str(&text[w[0]..w[1]])).sum();
+                assert_eq!(sum, count_str(&text));
+                // Every cut is a piece boundary of the whole text.
+                let mut ends = std::collections::HashSet::new();
+                let mut pos = 0;
+                for p in split_pieces(&text) {
+                    pos += p.len();
+                    ends.insert(pos);
+                }
+                for c in &cuts[1..cuts.len() - 1] {
+                    assert!(ends.contains(c), "cut {c} splits a piece");
+                }
+            }
+        }
     }
 
     #[test]
@@ -743,6 +839,17 @@ mod differential {
             let want: Vec<&str> = re.find_iter(&s).map(|m| m.unwrap().as_str()).collect();
             let got = split_pieces(&s);
             assert_eq!(got, want, "round {round}: {s:?}");
+            let mut ends = Vec::new();
+            let mut pos = 0;
+            for p in &want {
+                pos += p.len();
+                ends.push(pos);
+            }
+            for p in 1..s.len() {
+                if s.is_char_boundary(p) && super::safe_split(s.as_bytes(), p) {
+                    assert!(ends.contains(&p), "safe split {p} inside a piece: {s:?}");
+                }
+            }
         }
     }
 }

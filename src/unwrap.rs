@@ -22,9 +22,11 @@ pub enum Wrapper {
     File { prefix: Vec<u8>, suffix: Vec<u8> },
 }
 
-/// Peels up to [`MAX_LAYERS`] wrappers, outermost first.
-pub fn unwrap(input: &[u8]) -> (Vec<u8>, Vec<Wrapper>) {
-    let mut body = input.to_vec();
+/// Peels up to [`MAX_LAYERS`] wrappers, outermost first. The body borrows
+/// the input when nothing was peeled.
+pub fn unwrap(input: &[u8]) -> (std::borrow::Cow<'_, [u8]>, Vec<Wrapper>) {
+    use std::borrow::Cow;
+    let mut body: Cow<'_, [u8]> = Cow::Borrowed(input);
     let mut layers = Vec::new();
     for _ in 0..MAX_LAYERS {
         if let Some((source, numbers)) = parse_listing(&body) {
@@ -32,14 +34,14 @@ pub fn unwrap(input: &[u8]) -> (Vec<u8>, Vec<Wrapper>) {
                 source: source.clone(),
                 numbers,
             });
-            body = source;
+            body = Cow::Owned(source);
         } else if let Some((prefix, inner, suffix)) = parse_file_wrapper(&body) {
             let inner = inner.to_vec();
             layers.push(Wrapper::File {
                 prefix: prefix.to_vec(),
                 suffix: suffix.to_vec(),
             });
-            body = inner;
+            body = Cow::Owned(inner);
         } else {
             break;
         }
@@ -123,6 +125,11 @@ fn gutter(line: &[u8]) -> Option<(u64, &[u8])> {
 /// Parses a numbered listing (engine.md §2.1).
 fn parse_listing(body: &[u8]) -> Option<(Vec<u8>, Vec<u64>)> {
     if body.is_empty() {
+        return None;
+    }
+    // Cheap rejection: the first line must already be a gutter or blank.
+    let first = body.split(|&b| b == b'\n').next().unwrap_or(body);
+    if gutter(first).is_none() && !is_blank(first) {
         return None;
     }
     let (lines, trailing) = split_lines(body);
@@ -299,7 +306,7 @@ mod tests {
     fn file_wrapper_example_from_spec() {
         let input = b" \n<file name=\"C:\\x\\a>b.go\">\nbody\n</file>\n\t";
         let (body, layers) = unwrap(input);
-        assert_eq!(body, b"\nbody\n");
+        assert_eq!(&body[..], b"\nbody\n");
         assert_eq!(
             rewrap(b"compressed".to_vec(), &layers),
             b" \n<file name=\"C:\\x\\a>b.go\">compressed</file>\n\t"
@@ -311,6 +318,6 @@ mod tests {
         let nine: String = (1..=9).map(|i| format!("{i} | \n")).collect();
         let (body, layers) = unwrap(nine.as_bytes());
         assert_eq!(layers.len(), 1);
-        assert_eq!(body, b"\n\n\n\n\n\n\n\n\n");
+        assert_eq!(&body[..], b"\n\n\n\n\n\n\n\n\n");
     }
 }

@@ -60,63 +60,123 @@ pub struct Profile {
     masked: bool,
 }
 
-fn hash_token(t: &str) -> u64 {
-    // FNV-1a, then a final mix; token sets only need equality.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in t.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+/// Incremental token hash (FNV-1a over the token's UTF-8, then a mix);
+/// token sets only need equality, and 64-bit collisions are negligible.
+#[derive(Clone, Copy)]
+struct TokenHash(u64);
+
+impl TokenHash {
+    const EMPTY: TokenHash = TokenHash(0xcbf2_9ce4_8422_2325);
+
+    #[inline]
+    fn push_byte(&mut self, b: u8) {
+        self.0 ^= b as u64;
+        self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
     }
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^ (h >> 33)
+
+    #[inline]
+    fn push(&mut self, c: char) {
+        let mut buf = [0u8; 4];
+        for &b in c.encode_utf8(&mut buf).as_bytes() {
+            self.push_byte(b);
+        }
+    }
+
+    #[inline]
+    fn finish(self) -> u64 {
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^ (h >> 33)
+    }
+}
+
+#[cfg(test)]
+fn hash_token(t: &str) -> u64 {
+    let mut h = TokenHash::EMPTY;
+    for c in t.chars() {
+        h.push(c);
+    }
+    h.finish()
 }
 
 /// Token set and count of new letter-bearing tokens (redundancy.md §2).
+#[allow(unused_assignments)] // the final close!() resets state nobody reads
 fn tokenize(unit: &str, mask: bool) -> (Vec<u64>, usize) {
-    let mut set: Vec<u64> = Vec::new();
+    let mut set: Vec<u64> = Vec::with_capacity(32);
     let mut words = 0;
-    let mut cur = String::new();
+    let mut cur = TokenHash::EMPTY;
+    let mut cur_len = 0usize;
     let mut has_letter = false;
     let mut last_masked_digit = false;
-    let close = |cur: &mut String, has_letter: &mut bool, set: &mut Vec<u64>, words: &mut usize| {
-        if !cur.is_empty() {
-            let h = hash_token(cur);
-            if !set.contains(&h) {
-                set.push(h);
-                if *has_letter {
-                    *words += 1;
+    macro_rules! close {
+        () => {
+            if cur_len > 0 {
+                let h = cur.finish();
+                if !set.contains(&h) {
+                    set.push(h);
+                    if has_letter {
+                        words += 1;
+                    }
                 }
             }
-        }
-        cur.clear();
-        *has_letter = false;
-    };
+            cur = TokenHash::EMPTY;
+            cur_len = 0;
+            has_letter = false;
+        };
+    }
     for c in unit.chars() {
-        let c = simple_lower(c);
-        if is_decimal(c) {
-            if mask {
-                if !last_masked_digit {
-                    cur.push('#');
-                    last_masked_digit = true;
+        if c.is_ascii() {
+            let b = c as u8;
+            if b.is_ascii_digit() {
+                if mask {
+                    if !last_masked_digit {
+                        cur.push_byte(b'#');
+                        cur_len += 1;
+                        last_masked_digit = true;
+                    }
+                } else {
+                    cur.push_byte(b);
+                    cur_len += 1;
                 }
+            } else if b.is_ascii_alphabetic() || b == b'_' {
+                cur.push_byte(b.to_ascii_lowercase());
+                cur_len += 1;
+                has_letter = true;
+                last_masked_digit = false;
             } else {
-                cur.push(c);
+                close!();
+                last_masked_digit = false;
             }
-        } else if c == '_' || is_letter(c) {
-            cur.push(c);
-            has_letter = true;
-            last_masked_digit = false;
         } else {
-            close(&mut cur, &mut has_letter, &mut set, &mut words);
-            last_masked_digit = false;
+            let c = simple_lower(c);
+            if is_decimal(c) {
+                if mask {
+                    if !last_masked_digit {
+                        cur.push_byte(b'#');
+                        cur_len += 1;
+                        last_masked_digit = true;
+                    }
+                } else {
+                    cur.push(c);
+                    cur_len += 1;
+                }
+            } else if is_letter(c) {
+                cur.push(c);
+                cur_len += 1;
+                has_letter = true;
+                last_masked_digit = false;
+            } else {
+                close!();
+                last_masked_digit = false;
+            }
         }
         if set.len() >= MAX_TOKENS {
-            cur.clear();
+            cur_len = 0;
             break;
         }
     }
-    close(&mut cur, &mut has_letter, &mut set, &mut words);
+    close!();
     (set, words)
 }
 

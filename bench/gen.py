@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Builds the benchmark payloads deterministically into bench/data/ (git-ignored).
+
+usage: bench/gen.py [OUTDIR]
+"""
+import json, os, random, sys
+
+out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "data")
+os.makedirs(out, exist_ok=True)
+
+def orders_json(n, seed):
+    r = random.Random(seed)
+    statuses = ["fulfilled"] * 17 + ["shipped", "processing", "error"]
+    regions = ["eu-west-1", "us-east-1", "ap-south-1"]
+    recs = []
+    for i in range(n):
+        recs.append({
+            "order_id": "ord-%07d" % i,
+            "customer": "cust-%04d" % r.randrange(5000),
+            "status": r.choice(statuses),
+            "total_cents": r.randrange(100, 100000),
+            "region": r.choice(regions),
+            "currency": "EUR",
+            "items": r.randrange(1, 9),
+            "created_at": "2026-%02d-%02dT%02d:%02d:%02dZ" % (r.randrange(1, 13), r.randrange(1, 29), r.randrange(24), r.randrange(60), r.randrange(60)),
+            "shipping": {"method": r.choice(["ground", "air", "pickup"]), "days": r.randrange(1, 10)},
+        })
+    return json.dumps({"query": "orders", "page": 1, "orders": recs}, indent=2)
+
+def low_repetition_json(n, seed):
+    r = random.Random(seed)
+    words = ["".join(r.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(r.randrange(3, 12))) for _ in range(5000)]
+    recs = [{w: " ".join(r.choice(words) for _ in range(r.randrange(1, 8))) for w in r.sample(words, r.randrange(3, 9))} for _ in range(n)]
+    return json.dumps(recs, indent=2)
+
+def orders_csv(n, seed):
+    r = random.Random(seed)
+    lines = ["order_id,region,status,items,total_eur,customer,created_at"]
+    for i in range(n):
+        lines.append("ord-%07d,%s,%s,%d,%d,cust-%04d,2026-%02d-%02d" % (
+            i, r.choice(["amer", "emea", "apac"]), r.choice(["fulfilled"] * 30 + ["shipped", "processing", "failed"]),
+            r.randrange(1, 7), r.randrange(10, 900), r.randrange(5000), r.randrange(1, 13), r.randrange(1, 29)))
+    return "\n".join(lines) + "\n"
+
+def write(name, text):
+    data = text.encode() if isinstance(text, str) else text
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(data)
+    print("%-22s %10d bytes" % (name, len(data)))
+
+def sized(gen, target, seed, per_record):
+    return gen(max(10, target // per_record), seed)
+
+write("json-8k.json", orders_json(24, 1))
+write("json-1m.json", orders_json(3400, 2))
+write("json-8m.json", orders_json(27000, 3))
+write("json-30m.json", orders_json(100000, 4))
+write("json-64m.json", orders_json(205000, 5))
+write("json-lowrep-8m.json", low_repetition_json(40000, 6))
+write("csv-1m.csv", orders_csv(17000, 7))
+write("csv-10m.csv", orders_csv(170000, 8))
+write("csv-64m.csv", orders_csv(1100000, 9))
+write("adv-one-char-8m.txt", "a" * (8 << 20))
+r = random.Random(10)
+write("adv-cjk-emoji-8m.txt", "".join(r.choice("日本語中文字漢字のテキスト한국어😀🎉🚀、。 ") for _ in range(2_600_000)))
+write("adv-invalid-8m.bin", bytes(r.randrange(256) for _ in range(8 << 20)))
+write("adv-spaces-8m.txt", " " * (8 << 20))
