@@ -82,7 +82,7 @@ fn is_word(b: u8) -> bool {
 /// `\x1b\[[0-9;?]*[ -/]*[@-~]` anywhere, or >= 3 bare carriage returns.
 fn looks_terminal(b: &[u8]) -> bool {
     let mut i = 0;
-    while let Some(off) = b[i..].iter().position(|&c| c == 0x1b) {
+    while let Some(off) = memchr::memchr(0x1b, &b[i..]) {
         let mut j = i + off + 1;
         i = j;
         if b.get(j) != Some(&b'[') {
@@ -99,8 +99,8 @@ fn looks_terminal(b: &[u8]) -> bool {
             return true;
         }
     }
-    let cr = b.iter().filter(|&&c| c == b'\r').count();
-    let crlf = b.windows(2).filter(|w| w == b"\r\n").count();
+    let cr = memchr::memchr_iter(b'\r', b).count();
+    let crlf = memchr::memmem::find_iter(b, b"\r\n").count();
     cr - crlf >= 3
 }
 

@@ -52,6 +52,9 @@ struct Parser<'a> {
     s: &'a [u8],
     pos: usize,
     opts: Options,
+    /// Scratch stacks of pending object members and array items.
+    members: Vec<(Cow<'a, str>, Value<'a>)>,
+    items: Vec<Value<'a>>,
 }
 
 /// The input is not JSON the decoder accepts.
@@ -94,12 +97,14 @@ impl<'a> Parser<'a> {
                     return Err(SyntaxError);
                 }
                 self.pos += 1;
-                let mut members: Vec<(Cow<'a, str>, Value<'a>)> = Vec::new();
                 self.skip_ws();
                 if self.peek() == Some(b'}') {
                     self.pos += 1;
-                    return Ok(Value::Object(members));
+                    return Ok(Value::Object(Vec::new()));
                 }
+                // Members go on a shared scratch stack first, so each object
+                // gets one exactly-sized allocation.
+                let base = self.members.len();
                 loop {
                     self.skip_ws();
                     if self.peek() != Some(b'"') {
@@ -112,7 +117,7 @@ impl<'a> Parser<'a> {
                     }
                     self.pos += 1;
                     let v = self.value(depth + 1)?;
-                    members.push((k, v));
+                    self.members.push((k, v));
                     self.skip_ws();
                     match self.peek() {
                         Some(b',') => self.pos += 1,
@@ -123,20 +128,30 @@ impl<'a> Parser<'a> {
                         _ => return Err(SyntaxError),
                     }
                 }
+                let mut members: Vec<(Cow<'a, str>, Value<'a>)> =
+                    self.members.drain(base..).collect();
                 match self.opts.keys {
                     Keys::SortedLastWins => {
                         // Stable sort keeps input order among equal keys;
-                        // keep the last of each run.
-                        members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-                        let mut out: Vec<(Cow<'a, str>, Value<'a>)> =
-                            Vec::with_capacity(members.len());
-                        for m in members {
-                            match out.last_mut() {
-                                Some(last) if last.0 == m.0 => *last = m,
-                                _ => out.push(m),
+                        // the last of each run wins.
+                        if !members
+                            .windows(2)
+                            .all(|w| w[0].0.as_bytes() < w[1].0.as_bytes())
+                        {
+                            members.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+                            if members.windows(2).any(|w| w[0].0 == w[1].0) {
+                                let mut out: Vec<(Cow<'a, str>, Value<'a>)> =
+                                    Vec::with_capacity(members.len());
+                                for m in members {
+                                    match out.last_mut() {
+                                        Some(last) if last.0 == m.0 => *last = m,
+                                        _ => out.push(m),
+                                    }
+                                }
+                                members = out;
                             }
                         }
-                        Ok(Value::Object(out))
+                        Ok(Value::Object(members))
                     }
                     Keys::InputOrderUnique => {
                         let mut keys: Vec<&str> = members.iter().map(|m| m.0.as_ref()).collect();
@@ -153,14 +168,15 @@ impl<'a> Parser<'a> {
                     return Err(SyntaxError);
                 }
                 self.pos += 1;
-                let mut items = Vec::new();
                 self.skip_ws();
                 if self.peek() == Some(b']') {
                     self.pos += 1;
-                    return Ok(Value::Array(items));
+                    return Ok(Value::Array(Vec::new()));
                 }
+                let base = self.items.len();
                 loop {
-                    items.push(self.value(depth + 1)?);
+                    let v = self.value(depth + 1)?;
+                    self.items.push(v);
                     self.skip_ws();
                     match self.peek() {
                         Some(b',') => self.pos += 1,
@@ -171,7 +187,7 @@ impl<'a> Parser<'a> {
                         _ => return Err(SyntaxError),
                     }
                 }
-                Ok(Value::Array(items))
+                Ok(Value::Array(self.items.drain(base..).collect()))
             }
             b'"' => Ok(Value::String(self.string()?)),
             b't' => self.literal(b"true", Value::Bool(true)),
@@ -343,7 +359,13 @@ pub fn is_number_literal(t: &[u8]) -> bool {
 
 /// Decodes the first value of `s`; returns it and the offset after it.
 pub fn decode_first(s: &[u8], opts: Options) -> PResult<(Value<'_>, usize)> {
-    let mut p = Parser { s, pos: 0, opts };
+    let mut p = Parser {
+        s,
+        pos: 0,
+        opts,
+        members: Vec::new(),
+        items: Vec::new(),
+    };
     let v = p.value(0)?;
     Ok((v, p.pos))
 }

@@ -54,12 +54,12 @@ pub fn majority_crlf(input: &[u8]) -> bool {
     if lf == 0 {
         return false;
     }
-    let crlf = input.windows(2).filter(|w| w == b"\r\n").count();
+    let crlf = memchr::memmem::find_iter(input, b"\r\n").count();
     2 * crlf > lf
 }
 
 fn memchr_count(b: u8, s: &[u8]) -> usize {
-    s.iter().filter(|&&c| c == b).count()
+    memchr::memchr_iter(b, s).count()
 }
 
 /// Parses a table (tabular.md §3), or `None`.
@@ -86,6 +86,12 @@ fn is_separator_cell(c: &str) -> bool {
 }
 
 fn parse_markdown(text: &str) -> Option<Table<'_>> {
+    // Every line must start with `|` after trimming: check the first one
+    // before copying anything.
+    let first = text.split('\n').next().unwrap_or(text);
+    if !trim_str(first).starts_with('|') {
+        return None;
+    }
     let crlf = majority_crlf(text.as_bytes());
     let norm = text.replace("\r\n", "\n");
     let norm = norm.strip_suffix('\n').unwrap_or(&norm);
@@ -139,7 +145,7 @@ fn read_line(text: &str, pos: usize) -> Option<Line<'_>> {
         return None;
     }
     let bytes = text.as_bytes();
-    match bytes[pos..].iter().position(|&b| b == b'\n') {
+    match memchr::memchr(b'\n', &bytes[pos..]) {
         Some(off) => {
             let nl = pos + off;
             let end = if nl > pos && bytes[nl - 1] == b'\r' {
@@ -188,11 +194,11 @@ pub fn read_csv(text: &str, delim: u8) -> Option<Records<'_>> {
         let mut has_nl = line.has_nl;
         loop {
             if !rest.starts_with('"') {
-                let (field, more) = match rest.find(d) {
+                let (field, more) = match memchr::memchr(delim, rest.as_bytes()) {
                     Some(i) => (&rest[..i], Some(&rest[i + 1..])),
                     None => (rest, None),
                 };
-                if field.contains('"') {
+                if memchr::memchr(b'"', field.as_bytes()).is_some() {
                     return None;
                 }
                 fields.push(Cow::Borrowed(field));
@@ -208,7 +214,7 @@ pub fn read_csv(text: &str, delim: u8) -> Option<Records<'_>> {
             let mut buf = String::new();
             rest = &rest[1..];
             let more_fields = loop {
-                if let Some(i) = rest.find('"') {
+                if let Some(i) = memchr::memchr(b'"', rest.as_bytes()) {
                     buf.push_str(&rest[..i]);
                     rest = &rest[i + 1..];
                     if rest.starts_with('"') {

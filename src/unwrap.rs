@@ -208,10 +208,7 @@ fn restore_gutter(out: &[u8], source: &[u8], numbers: &[u64]) -> Vec<u8> {
 }
 
 fn count_occurrences(hay: &[u8], needle: &[u8]) -> usize {
-    if hay.len() < needle.len() {
-        return 0;
-    }
-    hay.windows(needle.len()).filter(|w| *w == needle).count()
+    memchr::memmem::find_iter(hay, needle).count()
 }
 
 /// Parses a `<file …>` wrapper (engine.md §2.2): prefix, inner, suffix.

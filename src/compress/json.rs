@@ -2,12 +2,12 @@
 //! 000_656f229b3ac24bb5.txt, completed by spec/json.md. Output is streamed in
 //! sorted key order, which is also the (deterministic) walk order.
 
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
 use super::shared::invariants::{self, Unit};
+use super::shared::words::WordSet;
 use super::shared::{kinds, relevance, robust};
 use crate::gofmt::write_json_str;
 use crate::gojson::{self, Value};
@@ -37,9 +37,22 @@ static PRESERVE_KEY: LazyLock<Regex> = LazyLock::new(|| {
         .expect("preserve-key pattern")
 });
 
-static ERROR_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?-u:\b)(error|errors|exception|failed|failure|critical|fatal|crash|panic|abort|timeout|denied|rejected)(?-u:\b)")
-        .expect("error-word pattern")
+static ERROR_WORDS: LazyLock<WordSet> = LazyLock::new(|| {
+    WordSet::new(&[
+        "error",
+        "errors",
+        "exception",
+        "failed",
+        "failure",
+        "critical",
+        "fatal",
+        "crash",
+        "panic",
+        "abort",
+        "timeout",
+        "denied",
+        "rejected",
+    ])
 });
 
 /// Compresses a JSON body; `None` when it declines (json.md §3).
@@ -97,7 +110,7 @@ fn unit_of<'v>(v: &'v Value<'_>) -> Unit<'v> {
 /// Interns numeric-leaf paths.
 #[derive(Default)]
 struct Paths {
-    ids: HashMap<String, u32>,
+    ids: rustc_hash::FxHashMap<String, u32>,
     names: Vec<String>,
 }
 
@@ -203,7 +216,7 @@ impl Walker<'_> {
             *k = true;
         }
         for (i, d) in docs.iter().enumerate() {
-            if !keep[i] && ERROR_WORD.is_match(d) {
+            if !keep[i] && ERROR_WORDS.is_match(d) {
                 keep[i] = true;
             }
         }

@@ -3,9 +3,8 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
-
 use super::shared::invariants::{self, Unit};
+use super::shared::words::WordSet;
 use super::shared::{gofloat, kinds, relevance};
 use crate::table::{self, Kind, Table};
 use crate::text::trim_str;
@@ -28,13 +27,23 @@ const MARKER_GUARD: &[u8] = b"rows elided (caveman)";
 
 const CONTRACT: &str = "\u{2026} caveman: elided rows resemble shown rows and match the stated invariants \u{2014} answer from this view; if you truly cannot, one broad caveman_retrieve \u{2026}";
 
-static FAILURE_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?-u:\b)(ERROR|FAIL|FAILED|FATAL|PANIC|EXCEPTION|WARNING|SECURITY|DENIED|REJECTED)(?-u:\b)")
-        .expect("failure-word pattern")
+static FAILURE_WORDS: LazyLock<WordSet> = LazyLock::new(|| {
+    WordSet::new(&[
+        "ERROR",
+        "FAIL",
+        "FAILED",
+        "FATAL",
+        "PANIC",
+        "EXCEPTION",
+        "WARNING",
+        "SECURITY",
+        "DENIED",
+        "REJECTED",
+    ])
 });
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len()).any(|w| w == needle)
+    memchr::memmem::find(hay, needle).is_some()
 }
 
 /// Compresses a table; `None` when it declines (tabular.md §2).
@@ -58,7 +67,7 @@ pub fn compress(input: &[u8], query: &str) -> Option<Vec<u8>> {
         *k = true;
     }
     for (i, d) in docs.iter().enumerate() {
-        if FAILURE_WORD.is_match(d) {
+        if FAILURE_WORDS.is_match(d) {
             keep[i] = true;
         }
     }

@@ -39,39 +39,50 @@ fn underscore_ok(s: &[u8]) -> bool {
 /// Parses like Go's `ParseFloat(s, 64)`; `None` on any error.
 pub fn parse(s: &str) -> Option<f64> {
     let b = s.as_bytes();
-    if b.is_empty() {
+    let first = *b.first()?;
+    // Fast rejection: every accepted form starts with a sign, a digit, `.`,
+    // or the `i`/`n` of inf/infinity/nan.
+    if !(first.is_ascii_digit() || matches!(first, b'+' | b'-' | b'.' | b'i' | b'I' | b'n' | b'N'))
+    {
         return None;
     }
-    let (neg, body) = match b[0] {
+    let (neg, body) = match first {
         b'+' => (false, &s[1..]),
         b'-' => (true, &s[1..]),
         _ => (false, s),
     };
-    let lower = body.to_ascii_lowercase();
-    if lower == "inf" || lower == "infinity" {
+    if body.eq_ignore_ascii_case("inf") || body.eq_ignore_ascii_case("infinity") {
         return Some(if neg {
             f64::NEG_INFINITY
         } else {
             f64::INFINITY
         });
     }
-    if lower == "nan" {
+    if body.eq_ignore_ascii_case("nan") {
         return if body.len() == s.len() {
             Some(f64::NAN)
         } else {
             None
         };
     }
-    if body.contains('_') && !underscore_ok(b) {
-        return None;
-    }
-    let clean: String = body.chars().filter(|&c| c != '_').collect();
-    let v = if clean.len() > 2 && (clean.starts_with("0x") || clean.starts_with("0X")) {
-        parse_hex(&clean[2..])?
+    let v = if body.contains('_') {
+        if !underscore_ok(b) {
+            return None;
+        }
+        let clean: String = body.chars().filter(|&c| c != '_').collect();
+        parse_unsigned(&clean)?
     } else {
-        parse_dec(&clean)?
+        parse_unsigned(body)?
     };
     Some(if neg { -v } else { v })
+}
+
+fn parse_unsigned(clean: &str) -> Option<f64> {
+    if clean.len() > 2 && (clean.starts_with("0x") || clean.starts_with("0X")) {
+        parse_hex(&clean[2..])
+    } else {
+        parse_dec(clean)
+    }
 }
 
 fn parse_dec(s: &str) -> Option<f64> {

@@ -3,7 +3,6 @@
 //! rendered in a fixed order and shed whole, in a fixed priority, to fit a
 //! byte budget; a shed summary ends with `+N omitted` (seed rule).
 
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -60,7 +59,7 @@ struct Agg<'a> {
     tally: Vec<(&'a str, usize)>,
     too_wide: bool,
     cov_usable: bool,
-    cov: std::collections::HashSet<&'a str>,
+    cov: rustc_hash::FxHashSet<&'a str>,
     cov_min: &'a str,
     cov_max: &'a str,
 }
@@ -255,7 +254,7 @@ pub fn summary(units: &[Unit<'_>], elided: i64) -> String {
     }
     let n = units.len();
     let mut aggs: Vec<Agg<'_>> = Vec::new();
-    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut index: rustc_hash::FxHashMap<&str, usize> = Default::default();
     let mut in_unit: Vec<usize> = Vec::new();
     for unit in units {
         if unit.is_empty() {

@@ -236,6 +236,9 @@ pub fn guard<S: AsRef<str>>(units: &[S], keep: &mut [bool]) {
         k += step;
     }
     let mut promotions = 0;
+    // Classes only grow, so a profile seen once (represented, or promoted
+    // and so a class itself) is represented from then on.
+    let mut seen: rustc_hash::FxHashSet<(bool, Vec<u64>)> = Default::default();
     for i in 0..keep.len() {
         if keep[i] {
             continue;
@@ -245,7 +248,7 @@ pub fn guard<S: AsRef<str>>(units: &[S], keep: &mut [bool]) {
             continue;
         }
         let d = profile(units[i].as_ref());
-        if represented(&d, &classes) {
+        if !seen.insert((d.masked, d.tokens.clone())) || represented(&d, &classes) {
             continue;
         }
         keep[i] = true;

@@ -6,3 +6,4 @@ pub mod invariants;
 pub mod kinds;
 pub mod relevance;
 pub mod robust;
+pub mod words;

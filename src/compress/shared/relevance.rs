@@ -1,7 +1,9 @@
 //! Deterministic BM25 (spec/relevance.md): k1 = 1.5, b = 0.75, query terms
 //! summed in ascending byte order so equal inputs give equal bits.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use super::kinds::{is_decimal, is_letter, simple_lower};
 
@@ -47,11 +49,11 @@ pub fn scores<S: AsRef<str>>(query: &str, docs: &[S]) -> Vec<f64> {
     }
     let mut tfs: Vec<HashMap<&str, usize>> = Vec::with_capacity(n);
     let mut lens = Vec::with_capacity(n);
-    let mut df: HashMap<&str, usize> = HashMap::new();
+    let mut df: HashMap<&str, usize> = HashMap::default();
     let mut total = 0usize;
     let toks: Vec<Vec<String>> = docs.iter().map(|d| tokenize(d.as_ref())).collect();
     for t in &toks {
-        let mut tf: HashMap<&str, usize> = HashMap::new();
+        let mut tf: HashMap<&str, usize> = HashMap::default();
         for w in t {
             if terms.contains(w.as_str()) {
                 *tf.entry(w.as_str()).or_default() += 1;

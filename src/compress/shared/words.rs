@@ -1,0 +1,87 @@
+//! `(?i)\b(word|…)\b` with ASCII word boundaries, as an exact scan of
+//! maximal ASCII word runs: a match must be a whole run, compared without
+//! ASCII case. Go's `(?i)` also folds `ſ` (U+017F) to `s` (and the Kelvin
+//! sign to `k`, which none of the word lists contain); a text holding `ſ`
+//! goes to the regex, which folds the same way.
+
+use regex::Regex;
+
+/// A case-insensitive whole-word matcher over a fixed word list.
+pub struct WordSet {
+    words: &'static [&'static str],
+    regex: Regex,
+    max_len: usize,
+}
+
+impl WordSet {
+    pub fn new(words: &'static [&'static str]) -> WordSet {
+        let pattern = format!(r"(?i)(?-u:\b)({})(?-u:\b)", words.join("|"));
+        WordSet {
+            words,
+            regex: Regex::new(&pattern).expect("word-list pattern"),
+            max_len: words.iter().map(|w| w.len()).max().unwrap_or(0),
+        }
+    }
+
+    /// True when some word of the list occurs as a whole ASCII word.
+    pub fn is_match(&self, text: &str) -> bool {
+        if text.contains('\u{17F}') {
+            return self.regex.is_match(text);
+        }
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            if !is_word(b[i]) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < b.len() && is_word(b[i]) {
+                i += 1;
+            }
+            let run = &b[start..i];
+            if run.len() <= self.max_len
+                && self
+                    .words
+                    .iter()
+                    .any(|w| w.len() == run.len() && w.as_bytes().eq_ignore_ascii_case(run))
+            {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+#[inline]
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WordSet;
+
+    #[test]
+    fn agrees_with_the_regex() {
+        static W: &[&str] = &["error", "errors", "fail", "security", "crash"];
+        let ws = WordSet::new(W);
+        for (t, want) in [
+            ("an error here", true),
+            ("ERRORS", true),
+            ("error_count", false),
+            ("xerror", false),
+            ("éerror", true),
+            ("\"\\u003cerror\\u003e\"", false),
+            ("x ſecurity y", false),
+            ("xſecurity", true),
+            ("1ſecurity", true),
+            ("_ſecurity", true),
+            ("craſh", true),
+            ("fail2", false),
+        ] {
+            assert_eq!(ws.is_match(t), want, "{t}");
+            assert_eq!(ws.regex.is_match(t), want, "regex {t}");
+        }
+    }
+}
