@@ -6,5 +6,7 @@ mod util;
 mod cli;
 #[path = "integration/golden.rs"]
 mod golden;
+#[path = "integration/properties.rs"]
+mod properties;
 #[path = "integration/store.rs"]
 mod store;
