@@ -4,10 +4,8 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
-
 use super::shared::invariants::{self, Unit};
-use super::shared::words::WordSet;
+use super::shared::words::{fold_ascii, WordSet};
 use super::shared::{kinds, relevance, robust};
 use crate::gofmt::write_json_str;
 use crate::gojson::{self, Value};
@@ -32,10 +30,30 @@ const INVARIANTS_KEY: &str = "__caveman_invariants__";
 const NOTE_KEY: &str = "__caveman_note__";
 const NOTE: &str = "\u{2026} caveman: elided elements resemble shown elements and match the stated invariants \u{2014} answer from this view; if you truly cannot, one broad caveman_retrieve \u{2026}";
 
-static PRESERVE_KEY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(error|errors|message|msg|stack|stacktrace|stack_trace|trace|traceback|exception|reason|detail|details|warning|warnings)$")
-        .expect("preserve-key pattern")
-});
+/// Keys whose whole subtree is copied verbatim (matched as
+/// `(?i)^(…)$` with Go's simple case folding).
+const PRESERVE_KEYS: [&str; 15] = [
+    "error",
+    "errors",
+    "message",
+    "msg",
+    "stack",
+    "stacktrace",
+    "stack_trace",
+    "trace",
+    "traceback",
+    "exception",
+    "reason",
+    "detail",
+    "details",
+    "warning",
+    "warnings",
+];
+
+fn is_preserve_key(k: &str) -> bool {
+    // Longest key is 11 runes; `ſ` and the Kelvin sign take 2-3 bytes.
+    k.len() <= 33 && PRESERVE_KEYS.contains(&fold_ascii(k).as_str())
+}
 
 static ERROR_WORDS: LazyLock<WordSet> = LazyLock::new(|| {
     WordSet::new(&[
@@ -177,7 +195,7 @@ impl Walker<'_> {
                     }
                     write_json_str(&mut self.out, k.as_bytes());
                     self.out.push(b':');
-                    self.walk(val, preserve || PRESERVE_KEY.is_match(k));
+                    self.walk(val, preserve || is_preserve_key(k));
                 }
                 self.out.push(b'}');
             }

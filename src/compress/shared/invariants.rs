@@ -3,10 +3,6 @@
 //! rendered in a fixed order and shed whole, in a fixed priority, to fit a
 //! byte budget; a shed summary ends with `+N omitted` (seed rule).
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
 use super::gofloat;
 
 /// One dropped unit: (name, value) pairs in field order.
@@ -29,10 +25,25 @@ const MAX_ENUM_VALUE: usize = 24;
 /// Dense coverage reads digit runs of at most this many digits.
 const MAX_DENSE_DIGITS: usize = 18;
 
-static SECRET_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(secret|passw|token|api[_-]?key|authoriz|credential|cookie|session)")
-        .expect("secret-name pattern")
-});
+/// Name fragments that keep a field out of every summary (matched as
+/// `(?i)(secret|passw|token|api[_-]?key|authoriz|credential|cookie|session)`).
+const SECRET_FRAGMENTS: [&str; 10] = [
+    "secret",
+    "passw",
+    "token",
+    "apikey",
+    "api_key",
+    "api-key",
+    "authoriz",
+    "credential",
+    "cookie",
+    "session",
+];
+
+fn is_secret_name(name: &str) -> bool {
+    let folded = super::words::fold_ascii(name);
+    SECRET_FRAGMENTS.iter().any(|f| folded.contains(f))
+}
 
 fn value_usable(v: &str) -> bool {
     !v.is_empty()
@@ -340,7 +351,7 @@ pub fn summary(units: &[Unit<'_>], elided: i64) -> String {
     let mut entries: Vec<Entry> = Vec::new();
     let mut coverage_entries = 0;
     for a in &aggs {
-        if a.name.is_empty() || a.name.len() > MAX_NAME || SECRET_NAME.is_match(a.name) {
+        if a.name.is_empty() || a.name.len() > MAX_NAME || is_secret_name(a.name) {
             continue;
         }
         let mut push = |kind, text| {

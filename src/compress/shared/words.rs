@@ -9,24 +9,32 @@ use regex::Regex;
 /// A case-insensitive whole-word matcher over a fixed word list.
 pub struct WordSet {
     words: &'static [&'static str],
-    regex: Regex,
+    /// Compiled on first need (a text holding `ſ`): compiling a Unicode
+    /// case-insensitive pattern costs about a millisecond.
+    regex: std::sync::OnceLock<Regex>,
     max_len: usize,
 }
 
 impl WordSet {
     pub fn new(words: &'static [&'static str]) -> WordSet {
-        let pattern = format!(r"(?i)(?-u:\b)({})(?-u:\b)", words.join("|"));
         WordSet {
             words,
-            regex: Regex::new(&pattern).expect("word-list pattern"),
+            regex: std::sync::OnceLock::new(),
             max_len: words.iter().map(|w| w.len()).max().unwrap_or(0),
         }
+    }
+
+    fn regex(&self) -> &Regex {
+        self.regex.get_or_init(|| {
+            let pattern = format!(r"(?i)(?-u:\b)({})(?-u:\b)", self.words.join("|"));
+            Regex::new(&pattern).expect("word-list pattern")
+        })
     }
 
     /// True when some word of the list occurs as a whole ASCII word.
     pub fn is_match(&self, text: &str) -> bool {
         if text.contains('\u{17F}') {
-            return self.regex.is_match(text);
+            return self.regex().is_match(text);
         }
         let b = text.as_bytes();
         let mut i = 0;
@@ -81,7 +89,32 @@ mod tests {
             ("fail2", false),
         ] {
             assert_eq!(ws.is_match(t), want, "{t}");
-            assert_eq!(ws.regex.is_match(t), want, "regex {t}");
+            assert_eq!(ws.regex().is_match(t), want, "regex {t}");
         }
+    }
+}
+
+/// Lowercases for Go's `(?i)` against ASCII word lists: ASCII letters fold,
+/// `ſ` (U+017F) folds to `s` and the Kelvin sign (U+212A) to `k`; any other
+/// non-ASCII rune can never equal an ASCII letter and is kept as is.
+pub fn fold_ascii(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '\u{17F}' => 's',
+            '\u{212A}' => 'k',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod fold_tests {
+    use super::fold_ascii;
+
+    #[test]
+    fn folds_like_go() {
+        assert_eq!(fold_ascii("ſtack"), "stack");
+        assert_eq!(fold_ascii("TRACE\u{212A}"), "tracek");
+        assert_eq!(fold_ascii("Éx"), "Éx");
     }
 }
