@@ -101,6 +101,44 @@ fn holds_marker(items: &[Value<'_>]) -> bool {
     })
 }
 
+/// True when the walk could change `v`: it holds an array of more than
+/// [`ARRAY_THRESHOLD`] elements. Otherwise the walk writes exactly the
+/// canonical text.
+fn may_collapse(v: &Value<'_>) -> bool {
+    match v {
+        Value::Array(items) => items.len() > ARRAY_THRESHOLD || items.iter().any(may_collapse),
+        Value::Object(m) => m.iter().any(|(_, x)| may_collapse(x)),
+        _ => false,
+    }
+}
+
+/// Canonical texts of the elements, on every core for long arrays.
+fn canonical_docs(items: &[Value<'_>]) -> Vec<String> {
+    let render = |chunk: &[Value<'_>]| -> Vec<String> {
+        chunk
+            .iter()
+            .map(|it| String::from_utf8(gojson::to_vec(it)).unwrap_or_default())
+            .collect()
+    };
+    let parts = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    if items.len() < 4096 || parts < 2 {
+        return render(items);
+    }
+    let size = items.len().div_ceil(parts);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(size)
+            .map(|c| scope.spawn(move || render(c)))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
 /// Fields of an element for its summary (invariants.md §1).
 fn unit_of<'v>(v: &'v Value<'_>) -> Unit<'v> {
     let mut u = Vec::new();
@@ -222,10 +260,7 @@ impl Walker<'_> {
     /// Element selection and emission for an array of n > 8 (json.md §5, §6).
     fn select(&mut self, items: &[Value<'_>]) {
         let n = items.len();
-        let docs: Vec<String> = items
-            .iter()
-            .map(|it| String::from_utf8(gojson::to_vec(it)).unwrap_or_default())
-            .collect();
+        let docs = canonical_docs(items);
         let mut keep = vec![false; n];
         for k in keep.iter_mut().take(HEAD) {
             *k = true;
@@ -259,13 +294,23 @@ impl Walker<'_> {
                     self.out.push(b',');
                 }
                 first = false;
-                self.walk(&items[i], false);
+                self.emit_element(&items[i], &docs[i]);
             } else {
                 run.push(i);
             }
         }
         self.flush(items, &docs, &mut run, &mut first);
         self.out.push(b']');
+    }
+
+    /// Writes an element as the walk would: its canonical text when nothing
+    /// inside it can collapse.
+    fn emit_element(&mut self, item: &Value<'_>, doc: &str) {
+        if may_collapse(item) {
+            self.walk(item, false);
+        } else {
+            self.out.extend_from_slice(doc.as_bytes());
+        }
     }
 
     /// Anomalies (§5.3) and change-point seams (§5.4).
@@ -356,7 +401,7 @@ impl Walker<'_> {
                     self.out.push(b',');
                 }
                 *first = false;
-                self.walk(&items[i], false);
+                self.emit_element(&items[i], &docs[i]);
             }
             run.clear();
             return;
