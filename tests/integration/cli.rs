@@ -369,3 +369,29 @@ fn stats_shapes() {
     );
     assert_eq!(st["storage_bytes"], input.len());
 }
+
+#[test]
+fn closed_stdout_is_not_an_error() {
+    let tc = TestCommand::new();
+    let input = orders(300);
+    let mut child = tc
+        .command(&["compress"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader goes away before anything is written.
+    drop(child.stdout.take());
+    {
+        use std::io::Write;
+        let mut sin = child.stdin.take().unwrap();
+        sin.write_all(input.as_bytes()).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    // The report still names the stored original, and it comes back.
+    let rep: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
+    let h = rep["recovery_handle"].as_str().unwrap();
+    assert_eq!(tc.expect(&["retrieve", h], b"", 0).stdout, input.as_bytes());
+}
