@@ -378,9 +378,10 @@ impl Store {
         io::BufRead::read_until(&mut rdr, b'\n', &mut second)
             .map_err(|e| GetError::Io(go_errno(&e)))?;
         let header = parse_header_lines(h, &first, &second)?;
-        let expect =
-            (first.len() + second.len()) as u64 + header.original_len + header.metadata_len;
-        if size != expect {
+        let expect = ((first.len() + second.len()) as u64)
+            .checked_add(header.original_len)
+            .and_then(|x| x.checked_add(header.metadata_len));
+        if expect != Some(size) {
             return Err(damaged(h, "length mismatch"));
         }
         Ok(header)
@@ -601,7 +602,7 @@ fn parse_record(h: &Handle, data: Vec<u8>) -> Result<(Header, Vec<u8>), GetError
         .ok_or_else(|| damaged(h, "truncated"))?;
     let header = parse_header_lines(h, &data[..=nl1], &data[nl1 + 1..=nl2])?;
     let body = nl2 + 1;
-    if (data.len() - body) as u64 != header.original_len + header.metadata_len {
+    if header.original_len.checked_add(header.metadata_len) != Some((data.len() - body) as u64) {
         return Err(damaged(h, "length mismatch"));
     }
     let want = &data[MAGIC.len()..MAGIC.len() + 64];

@@ -230,3 +230,34 @@ fn retrieve_with_a_query_narrows() {
     let r = tc.expect(&["retrieve", &h, "   "], b"", 0);
     assert_eq!(r.stdout, s.as_bytes());
 }
+
+#[test]
+fn crafted_headers_are_damaged_not_trusted() {
+    let tc = TestCommand::new();
+    let input = table(150, "hdr");
+    let h = tc
+        .expect(&["compress"], input.as_bytes(), 0)
+        .handle()
+        .unwrap();
+    let path = records(&tc.home.path().join("ccr")).pop().unwrap();
+    let good = std::fs::read(&path).unwrap();
+    let text = String::from_utf8_lossy(&good).into_owned();
+    let len = input.len().to_string();
+    for forged in ["18446744073709551615", "0", "1"] {
+        let bad = text.replacen(
+            &format!("\"original_len\":{len}"),
+            &format!("\"original_len\":{forged}"),
+            1,
+        );
+        std::fs::write(&path, bad.as_bytes()).unwrap();
+        let r = tc.expect(&["retrieve", &h], b"", 1);
+        assert!(r.stdout.is_empty());
+        assert!(
+            r.stderr_str().contains("damaged record"),
+            "{}",
+            r.stderr_str()
+        );
+        let s = tc.expect(&["stats"], b"", 1);
+        assert!(s.stderr_str().starts_with("stats: "), "{}", s.stderr_str());
+    }
+}
