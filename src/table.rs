@@ -75,8 +75,23 @@ pub fn parse(input: &[u8]) -> Option<Table<'_>> {
 }
 
 /// Rows the parser accepts as a table at all, for detection (>= 8 rows).
+/// Same checks as [`parse`], without keeping the records.
 pub fn looks_tabular(input: &[u8]) -> bool {
-    parse(input).is_some_and(|t| t.rows.len() >= 8)
+    let Ok(text) = std::str::from_utf8(input) else {
+        return false;
+    };
+    if is_blank(input) {
+        return false;
+    }
+    if let Some(t) = parse_markdown(text) {
+        return t.rows.len() >= 8;
+    }
+    match dsv_delimiter(text) {
+        Some(d) => {
+            csv_shape(text, d).is_some_and(|(n, w)| n >= 8 && (2..=MAX_COLUMNS).contains(&w))
+        }
+        None => false,
+    }
 }
 
 fn is_separator_cell(c: &str) -> bool {
@@ -178,7 +193,25 @@ pub type Records<'a> = (Vec<Vec<Cow<'a, str>>>, Vec<usize>);
 
 /// Reads every record with Go `encoding/csv` defaults; `None` on any error.
 pub fn read_csv(text: &str, delim: u8) -> Option<Records<'_>> {
+    scan_csv(text, delim, true).map(|(records, ends, _, _)| (records, ends))
+}
+
+/// Record count and field count of a valid CSV text, without keeping the
+/// records (detection only needs the shape).
+pub fn csv_shape(text: &str, delim: u8) -> Option<(usize, usize)> {
+    scan_csv(text, delim, false).map(|(_, _, n, w)| (n, w))
+}
+
+/// What a scan found: records and ends (when built), record count, width.
+type Scan<'a> = (Vec<Vec<Cow<'a, str>>>, Vec<usize>, usize, usize);
+
+/// The reader. With `build` false no record is kept and no field text is
+/// copied: the same checks run, allocation-free per record.
+fn scan_csv(text: &str, delim: u8, build: bool) -> Option<Scan<'_>> {
     let mut records: Vec<Vec<Cow<'_, str>>> = Vec::new();
+    let mut count = 0usize;
+    let mut fields: Vec<Cow<'_, str>> = Vec::new();
+    let mut buf = String::new();
     let mut ends = Vec::new();
     let mut pos = 0;
     let mut width = None;
@@ -189,7 +222,7 @@ pub fn read_csv(text: &str, delim: u8) -> Option<Records<'_>> {
             // Empty line (or a lone CR at the very end): skipped.
             continue;
         }
-        let mut fields: Vec<Cow<'_, str>> = Vec::new();
+        fields.clear();
         let mut rest = line.content;
         let mut has_nl = line.has_nl;
         loop {
@@ -211,7 +244,7 @@ pub fn read_csv(text: &str, delim: u8) -> Option<Records<'_>> {
                 }
             }
             // Quoted field, possibly spanning lines.
-            let mut buf = String::new();
+            buf.clear();
             rest = &rest[1..];
             let more_fields = loop {
                 if let Some(i) = memchr::memchr(b'"', rest.as_bytes()) {
@@ -240,26 +273,34 @@ pub fn read_csv(text: &str, delim: u8) -> Option<Records<'_>> {
                     has_nl = next.has_nl;
                 }
             };
-            fields.push(Cow::Owned(buf));
+            fields.push(if build {
+                Cow::Owned(std::mem::take(&mut buf))
+            } else {
+                Cow::Borrowed("")
+            });
             if !more_fields {
                 break;
             }
         }
-        records.push(fields);
-        ends.push(pos);
-        let w = records.last().map(|r| r.len()).unwrap_or(0);
+        let w = fields.len();
+        count += 1;
+        if build {
+            records.push(std::mem::take(&mut fields));
+            ends.push(pos);
+        }
         match width {
             None => width = Some(w),
             Some(x) if x != w => return None,
             _ => {}
         }
     }
-    Some((records, ends))
+    Some((records, ends, count, width.unwrap_or(0)))
 }
 
-fn parse_dsv(text: &str) -> Option<Table<'_>> {
+/// The delimiter the first line picks (tabular.md §3.3 steps 1-2).
+fn dsv_delimiter(text: &str) -> Option<u8> {
     let trimmed = trim_space(text.as_bytes());
-    let first = match trimmed.iter().position(|&b| b == b'\n') {
+    let first = match memchr::memchr(b'\n', trimmed) {
         Some(i) => &trimmed[..i],
         None => trimmed,
     };
@@ -270,9 +311,11 @@ fn parse_dsv(text: &str) -> Option<Table<'_>> {
     } else {
         b','
     };
-    if !first.contains(&delim) {
-        return None;
-    }
+    first.contains(&delim).then_some(delim)
+}
+
+fn parse_dsv(text: &str) -> Option<Table<'_>> {
+    let delim = dsv_delimiter(text)?;
     let (rows, ends) = read_csv(text, delim)?;
     if rows.len() < 2 {
         return None;

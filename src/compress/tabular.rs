@@ -158,7 +158,11 @@ fn emit(t: &Table<'_>, keep: &[bool], width: usize) -> (Vec<Vec<String>>, usize)
             return;
         }
         let r = run.len();
-        let run_bytes: usize = run.iter().map(|&i| t.rows[i].join(",").len() + 1).sum();
+        // len(cells joined with ",") + 1, per row.
+        let run_bytes: usize = run
+            .iter()
+            .map(|&i| t.rows[i].iter().map(|c| c.len()).sum::<usize>() + t.rows[i].len())
+            .sum();
         let units: Vec<Unit<'_>> = run
             .iter()
             .map(|&i| {

@@ -46,9 +46,15 @@ fn is_secret_name(name: &str) -> bool {
 }
 
 fn value_usable(v: &str) -> bool {
-    !v.is_empty()
-        && v.len() <= MAX_VALUE
-        && !v.contains("caveman")
+    if v.is_empty() || v.len() > MAX_VALUE {
+        return false;
+    }
+    let b = v.as_bytes();
+    if b.iter().all(|&c| (0x20..0x7f).contains(&c)) {
+        // Plain printable ASCII: only the word can disqualify it.
+        return !(b.contains(&b'c') && v.contains("caveman"));
+    }
+    !v.contains("caveman")
         && !v.contains('\u{2026}')
         && !v
             .chars()
@@ -272,9 +278,12 @@ pub fn summary(units: &[Unit<'_>], elided: i64) -> String {
             return String::new();
         }
         in_unit.clear();
-        for &(name, value) in unit {
-            let idx = match index.get(name) {
-                Some(&i) => {
+        for (pos, &(name, value)) in unit.iter().enumerate() {
+            // Units usually list the same names in the same order: try the
+            // aggregate at this position before hashing.
+            let hit = aggs.get(pos).filter(|a| a.name == name).map(|_| pos);
+            let idx = match hit.or_else(|| index.get(name).copied()) {
+                Some(i) => {
                     if in_unit.contains(&i) {
                         continue;
                     }
