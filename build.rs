@@ -26,14 +26,17 @@ fn main() {
     }
     offsets.push(blob.len() as u32);
     let slots = 1usize << vocab_hash::TABLE_BITS;
-    let mut table = vec![0u32; slots];
+    // Each slot: rank + 1 in the low 32 bits (0 = empty), the hash's
+    // fingerprint in the high 32, so a probe rarely has to read the blob.
+    let mut table = vec![0u64; slots];
     for rank in 0..VOCAB_SIZE as usize {
         let bytes = &blob[offsets[rank] as usize..offsets[rank + 1] as usize];
-        let mut i = vocab_hash::slot_of(vocab_hash::vocab_hash(bytes));
+        let h = vocab_hash::vocab_hash(bytes);
+        let mut i = vocab_hash::slot_of(h);
         while table[i] != 0 {
             i = (i + 1) & (slots - 1);
         }
-        table[i] = rank as u32 + 1;
+        table[i] = (rank as u64 + 1) | ((vocab_hash::fingerprint(h) as u64) << 32);
     }
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap());
     std::fs::write(out.join("o200k_blob.bin"), &blob).unwrap();

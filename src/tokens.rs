@@ -15,7 +15,7 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
-use crate::vocab_hash::{slot_of, vocab_hash, TABLE_BITS};
+use crate::vocab_hash::{fingerprint, slot_of, vocab_hash, TABLE_BITS};
 use unicode_general_category::{get_general_category, GeneralCategory as G};
 
 static BLOB: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_blob.bin"));
@@ -48,18 +48,27 @@ fn token_bytes(rank: usize) -> &'static [u8] {
     &BLOB[a..b]
 }
 
+#[inline]
+fn read_u64(data: &[u8], i: usize) -> u64 {
+    let b = &data[i * 8..i * 8 + 8];
+    u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+}
+
 /// Rank of a byte string in the vocabulary, if it is a token.
 #[inline]
 fn rank_of(bytes: &[u8]) -> Option<u32> {
     let mask = (1usize << TABLE_BITS) - 1;
-    let mut i = slot_of(vocab_hash(bytes));
+    let h = vocab_hash(bytes);
+    let fp = fingerprint(h);
+    let mut i = slot_of(h);
     loop {
-        let v = read_u32(TABLE, i);
+        let v = read_u64(TABLE, i);
         if v == 0 {
             return None;
         }
-        if token_bytes(v as usize - 1) == bytes {
-            return Some(v - 1);
+        let rank = v as u32;
+        if (v >> 32) as u32 == fp && token_bytes(rank as usize - 1) == bytes {
+            return Some(rank - 1);
         }
         i = (i + 1) & mask;
     }
@@ -161,6 +170,15 @@ fn class_of(c: char) -> u8 {
     }
 }
 
+/// Classes of the Basic Multilingual Plane, built on first use (only
+/// non-ASCII text pays for it, about a millisecond).
+static BMP_CLASS: LazyLock<Box<[u8]>> = LazyLock::new(|| {
+    (0u32..0x10000)
+        .map(|u| char::from_u32(u).map_or(0, class_of))
+        .collect::<Vec<u8>>()
+        .into_boxed_slice()
+});
+
 /// Pre-tokeniser over valid UTF-8: precomputed classes per character.
 struct Splitter<'a> {
     text: &'a [u8],
@@ -179,19 +197,23 @@ impl Splitter<'_> {
 
     #[inline(never)]
     fn at_multibyte(&self, pos: usize, b: u8) -> (u8, usize) {
-        let len = if b >= 0xF0 {
-            4
-        } else if b >= 0xE0 {
-            3
-        } else {
-            2
-        };
-        let s = &self.text[pos..pos + len];
-        let c = std::str::from_utf8(s)
-            .ok()
-            .and_then(|s| s.chars().next())
-            .unwrap_or('\u{FFFD}');
-        (class_of(c), len)
+        let t = self.text;
+        // Valid UTF-8 (the caller converted invalid bytes): decode by hand.
+        if b < 0xE0 {
+            let c = ((b as u32 & 0x1F) << 6) | (t[pos + 1] as u32 & 0x3F);
+            return (BMP_CLASS[c as usize], 2);
+        }
+        if b < 0xF0 {
+            let c = ((b as u32 & 0x0F) << 12)
+                | ((t[pos + 1] as u32 & 0x3F) << 6)
+                | (t[pos + 2] as u32 & 0x3F);
+            return (BMP_CLASS[c as usize], 3);
+        }
+        let c = ((b as u32 & 0x07) << 18)
+            | ((t[pos + 1] as u32 & 0x3F) << 12)
+            | ((t[pos + 2] as u32 & 0x3F) << 6)
+            | (t[pos + 3] as u32 & 0x3F);
+        (char::from_u32(c).map_or(0, class_of), 4)
     }
 
     /// End of a run of characters whose class intersects `mask`.
@@ -540,10 +562,15 @@ fn piece_count(piece: &[u8]) -> usize {
     }
 }
 
+/// Texts (or chunks) at least this long may use the linear encoder for
+/// pieces longer than [`CACHED_PIECE`]: its ~60 ms load is then amortised.
+const BIG_TEXT: usize = 1 << 20;
+
 /// Pieces up to this many bytes go through [`PieceCache`].
 const CACHED_PIECE: usize = 16;
-/// Slots of the piece cache (a power of two; 8192 x 24 bytes stays in L2).
-const CACHE_SLOTS: usize = 8192;
+/// Slots of the piece cache (a power of two; 32768 x 20 bytes, about the
+/// size of L2: text with a few thousand distinct words still hits).
+const CACHE_SLOTS: usize = 32768;
 
 /// Direct-mapped cache of short pieces and their token counts: text repeats
 /// the same pieces (`"name`, `":`, indentation) far more often than the
@@ -562,9 +589,16 @@ impl PieceCache {
     }
 
     #[inline]
-    fn count(&mut self, piece: &[u8]) -> usize {
+    fn count(&mut self, piece: &[u8], big_text: bool) -> usize {
         let n = piece.len();
         if n > CACHED_PIECE {
+            if big_text && n < LONG_PIECE && rank_of(piece).is_none() {
+                // In a big text the linear encoder's load is amortised and it
+                // beats rank merging on long unique pieces (CJK runs).
+                if let Some(enc) = LONG_ENCODER.as_ref() {
+                    return enc.count(piece);
+                }
+            }
             return piece_count(piece);
         }
         let mut buf = [0u8; 16];
@@ -578,7 +612,7 @@ impl PieceCache {
         let h = (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
             .wrapping_add(n as u64)
             .wrapping_mul(0x1656_67B1_9E37_79F9);
-        let slot = (h >> 51) as usize & (CACHE_SLOTS - 1);
+        let slot = (h >> 49) as usize & (CACHE_SLOTS - 1);
         // meta: low 8 bits the piece length (0 = empty), the rest the count.
         let m = self.meta[slot];
         if m & 0xff == n as u32 && self.keys[slot] == [a, b] {
@@ -597,11 +631,12 @@ pub fn count_str(text: &str) -> usize {
         text: text.as_bytes(),
     };
     let mut cache = PieceCache::new();
+    let big_text = text.len() >= BIG_TEXT;
     let mut pos = 0;
     let mut total = 0;
     while pos < sp.text.len() {
         let end = sp.next_piece(pos);
-        total += cache.count(&sp.text[pos..end]);
+        total += cache.count(&sp.text[pos..end], big_text);
         pos = end;
     }
     total

@@ -24,6 +24,12 @@ pub fn vocab_hash(bytes: &[u8]) -> u64 {
     h ^ (h >> 31)
 }
 
+/// The 32 bits of a hash stored beside its rank (independent of the slot bits).
+#[inline]
+pub fn fingerprint(h: u64) -> u32 {
+    h as u32
+}
+
 /// Slot index of a hash.
 #[inline]
 pub fn slot_of(h: u64) -> usize {
