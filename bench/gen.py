@@ -60,6 +60,18 @@ write("json-lowrep-8m.json", low_repetition_json(40000, 6))
 write("csv-1m.csv", orders_csv(17000, 7))
 write("csv-10m.csv", orders_csv(170000, 8))
 write("csv-64m.csv", orders_csv(1100000, 9))
+def log_lines(n, seed):
+    r = random.Random(seed)
+    levels = ["INFO"] * 12 + ["WARN", "DEBUG", "ERROR"]
+    comps = ["dfs.DataNode", "dfs.FSNamesystem", "ipc.Server", "mapred.TaskTracker"]
+    out = []
+    for i in range(n):
+        out.append("2026-11-%02d %02d:%02d:%02d,%03d %s %s: block blk_%d from /10.%d.%d.%d:%d terminating" % (
+            1 + i // 200000, r.randrange(24), r.randrange(60), r.randrange(60), r.randrange(1000),
+            r.choice(levels), r.choice(comps), r.randrange(10**12), r.randrange(256), r.randrange(256), r.randrange(256), r.randrange(1024, 65535)))
+    return "\n".join(out) + "\n"
+
+write("log-30m.log", log_lines(300000, 11))
 write("adv-one-char-8m.txt", "a" * (8 << 20))
 r = random.Random(10)
 write("adv-cjk-emoji-8m.txt", "".join(r.choice("日本語中文字漢字のテキスト한국어😀🎉🚀、。 ") for _ in range(2_600_000)))

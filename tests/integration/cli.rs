@@ -395,3 +395,33 @@ fn closed_stdout_is_not_an_error() {
     let h = rep["recovery_handle"].as_str().unwrap();
     assert_eq!(tc.expect(&["retrieve", h], b"", 0).stdout, input.as_bytes());
 }
+
+#[test]
+fn deep_nesting_and_huge_arrays() {
+    let tc = TestCommand::new();
+    // 10,000 levels is JSON; 10,001 is not (Go's limit), and neither panics.
+    let ok = "[".repeat(10_000) + &"]".repeat(10_000);
+    assert_eq!(tc.expect(&["detect"], ok.as_bytes(), 0).stdout, b"json\n");
+    let r = tc.expect(&["compress"], ok.as_bytes(), 0);
+    assert_eq!(r.stdout, ok.as_bytes());
+    let bad = "[".repeat(10_001) + &"]".repeat(10_001);
+    assert_eq!(tc.expect(&["detect"], bad.as_bytes(), 0).stdout, b"text\n");
+    let r = tc.expect(&["compress", "--type", "json"], bad.as_bytes(), 0);
+    assert_eq!(r.stdout, bad.as_bytes());
+    // Deep objects encode to TOON far beyond the JSON limit.
+    let deep = "{\"a\":".repeat(50_000) + "1" + &"}".repeat(50_000);
+    let r = tc.expect(&["toon", "encode"], deep.as_bytes(), 0);
+    assert!(r.stdout.ends_with(b"a: 1"));
+    // A million-element array collapses and round-trips.
+    let million = format!("[{}]", vec!["7"; 1_000_000].join(","));
+    let r = tc.expect(&["compress"], million.as_bytes(), 0);
+    assert!(r
+        .stdout
+        .starts_with(b"[7,7,7,{\"__caveman_elided__\":999995,\"__caveman_note__\":"));
+    assert!(r.stdout.ends_with(b"},7,7]"));
+    let h = r.handle().unwrap();
+    assert_eq!(
+        tc.expect(&["retrieve", &h], b"", 0).stdout,
+        million.as_bytes()
+    );
+}

@@ -261,3 +261,61 @@ fn crafted_headers_are_damaged_not_trusted() {
         assert!(s.stderr_str().starts_with("stats: "), "{}", s.stderr_str());
     }
 }
+
+#[test]
+fn a_killed_writer_leaves_no_partial_record() {
+    let tc = TestCommand::new();
+    // Large enough that hashing and writing take a while.
+    let input = table(400_000, "kill");
+    for delay_ms in [5u64, 20, 40, 80, 160] {
+        let mut child = tc
+            .command(&["compress"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut sin = child.stdin.take().unwrap();
+        let data = input.clone().into_bytes();
+        let writer = std::thread::spawn(move || {
+            use std::io::Write;
+            let _ = sin.write_all(&data);
+        });
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        let _ = writer.join();
+        // Whatever is visible is whole: every record retrieves exactly.
+        let dir = tc.home.path().join("ccr");
+        if dir.exists() {
+            for rec in records(&dir) {
+                let h = rec.file_name().unwrap().to_string_lossy().into_owned();
+                let r = tc.expect(&["retrieve", &h], b"", 0);
+                assert_eq!(r.stdout, input.as_bytes());
+            }
+        }
+        tc.expect(&["stats"], b"", 0);
+    }
+    // A leftover temporary file is not a record and does not block a put.
+    let dir = tc.home.path().join("ccr");
+    std::fs::create_dir_all(&dir).unwrap();
+    let small = table(200, "tmp");
+    let h = caveman_engine::store::Handle::of(small.as_bytes());
+    std::fs::write(
+        dir.join(format!(".tmp-{}-1-1", h.as_str())),
+        b"CCR1 partial",
+    )
+    .unwrap();
+    let r = tc.expect(&["retrieve", h.as_str()], b"", 1);
+    assert_eq!(r.stderr_str(), "retrieve: ccr: recovery handle not found\n");
+    assert_eq!(
+        tc.expect(&["compress"], small.as_bytes(), 0)
+            .handle()
+            .unwrap(),
+        h.as_str()
+    );
+    assert_eq!(
+        tc.expect(&["retrieve", h.as_str()], b"", 0).stdout,
+        small.as_bytes()
+    );
+}
