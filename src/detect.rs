@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::text::{is_blank, trim_space, trim_str};
+use crate::text::{ascii_words, is_ascii_word as is_word, is_blank, trim_space, trim_str};
 use crate::{gojson, table, tokens::go_lossy, unwrap};
 
 /// Every word `detect` can print.
@@ -72,11 +72,6 @@ fn detect_body(b: &[u8]) -> &'static str {
         return "config";
     }
     "text"
-}
-
-#[inline]
-fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
 }
 
 /// `\x1b\[[0-9;?]*[ -/]*[@-~]` anywhere, or >= 3 bare carriage returns.
@@ -231,24 +226,9 @@ const CODE_KEYWORDS: [&str; 25] = [
 
 /// Whole-word keyword occurrences (ASCII word characters).
 fn keyword_count(s: &str) -> usize {
-    let b = s.as_bytes();
-    let mut n = 0;
-    let mut i = 0;
-    while i < b.len() {
-        if !is_word(b[i]) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < b.len() && is_word(b[i]) {
-            i += 1;
-        }
-        let w = &s[start..i];
-        if w.len() <= 9 && CODE_KEYWORDS.contains(&w) {
-            n += 1;
-        }
-    }
-    n
+    ascii_words(s.as_bytes())
+        .filter(|w| w.len() <= 9 && CODE_KEYWORDS.iter().any(|k| k.as_bytes() == *w))
+        .count()
 }
 
 static CODE_STRUCT: LazyLock<Regex> = LazyLock::new(|| {
@@ -309,23 +289,10 @@ fn hms(b: &[u8], i: usize) -> bool {
 fn log_line(line: &str) -> bool {
     let b = line.as_bytes();
     // Level word as a whole ASCII word, any case.
-    let mut i = 0;
-    while i < b.len() {
-        if !is_word(b[i]) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < b.len() && is_word(b[i]) {
-            i += 1;
-        }
-        let w = &b[start..i];
-        if w.len() >= 4
-            && w.len() <= 7
-            && LEVELS.iter().any(|l| l.as_bytes().eq_ignore_ascii_case(w))
-        {
-            return true;
-        }
+    if ascii_words(b).any(|w| {
+        (4..=7).contains(&w.len()) && LEVELS.iter().any(|l| l.as_bytes().eq_ignore_ascii_case(w))
+    }) {
+        return true;
     }
     // ^\s*\[[A-Z]+\]
     let mut j = 0;

@@ -79,6 +79,18 @@ pub fn trim_str(s: &str) -> &str {
     s.trim_matches(is_unicode_space)
 }
 
+/// ASCII word character, as RE2's `\w` (`[0-9A-Za-z_]`).
+#[inline]
+pub fn is_ascii_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The maximal runs of ASCII word characters: exactly the spans `\b…\b`
+/// can match whole under RE2's ASCII word boundaries.
+pub fn ascii_words(b: &[u8]) -> impl Iterator<Item = &[u8]> {
+    b.split(|&c| !is_ascii_word(c)).filter(|w| !w.is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

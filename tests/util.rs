@@ -106,6 +106,27 @@ impl TestCommand {
         cmd
     }
 
+    /// Starts the command and feeds `stdin` from a thread (so a child that
+    /// stops reading, or is killed, cannot block the test).
+    pub fn spawn_fed(
+        &self,
+        args: &[&str],
+        stdin: &[u8],
+        stdout: Stdio,
+    ) -> (std::process::Child, std::thread::JoinHandle<()>) {
+        let mut cmd = self.command(args);
+        cmd.stdin(Stdio::piped())
+            .stdout(stdout)
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().expect("spawn caveman-engine");
+        let mut sin = child.stdin.take().expect("piped stdin");
+        let data = stdin.to_vec();
+        let feeder = std::thread::spawn(move || {
+            let _ = sin.write_all(&data);
+        });
+        (child, feeder)
+    }
+
     /// Runs with `stdin` and returns everything it printed.
     pub fn run(&self, args: &[&str], stdin: &[u8]) -> Run {
         let mut cmd = self.command(args);

@@ -183,17 +183,11 @@ fn many_processes_at_once() {
         .collect();
     let mut children = Vec::new();
     for input in &inputs {
-        let mut cmd = tc.command(&["compress"]);
-        cmd.stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped());
-        let mut child = cmd.spawn().unwrap();
-        let mut sin = child.stdin.take().unwrap();
-        let data = input.clone().into_bytes();
-        std::thread::spawn(move || {
-            use std::io::Write;
-            let _ = sin.write_all(&data);
-        });
+        let (child, _feeder) = tc.spawn_fed(
+            &["compress"],
+            input.as_bytes(),
+            std::process::Stdio::piped(),
+        );
         children.push(child);
     }
     for (child, input) in children.into_iter().zip(&inputs) {
@@ -268,19 +262,8 @@ fn a_killed_writer_leaves_no_partial_record() {
     // Large enough that hashing and writing take a while.
     let input = table(400_000, "kill");
     for delay_ms in [5u64, 20, 40, 80, 160] {
-        let mut child = tc
-            .command(&["compress"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut sin = child.stdin.take().unwrap();
-        let data = input.clone().into_bytes();
-        let writer = std::thread::spawn(move || {
-            use std::io::Write;
-            let _ = sin.write_all(&data);
-        });
+        let (mut child, writer) =
+            tc.spawn_fed(&["compress"], input.as_bytes(), std::process::Stdio::null());
         std::thread::sleep(std::time::Duration::from_millis(delay_ms));
         let _ = child.kill();
         let _ = child.wait();

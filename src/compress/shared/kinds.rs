@@ -76,6 +76,9 @@ impl TokenHash {
 
     #[inline]
     fn push(&mut self, c: char) {
+        if c.is_ascii() {
+            return self.push_byte(c as u8);
+        }
         let mut buf = [0u8; 4];
         for &b in c.encode_utf8(&mut buf).as_bytes() {
             self.push_byte(b);
@@ -98,6 +101,14 @@ fn hash_token(t: &str) -> u64 {
         h.push(c);
     }
     h.finish()
+}
+
+/// What a rune is to the tokenizer.
+#[derive(Clone, Copy)]
+enum CharClass {
+    Digit,
+    Letter,
+    Other,
 }
 
 /// Token set and count of new letter-bearing tokens (redundancy.md §2).
@@ -126,47 +137,47 @@ fn tokenize(unit: &str, mask: bool) -> (Vec<u64>, usize) {
         };
     }
     for c in unit.chars() {
-        if c.is_ascii() {
-            let b = c as u8;
-            if b.is_ascii_digit() {
-                if mask {
-                    if !last_masked_digit {
-                        cur.push_byte(b'#');
-                        cur_len += 1;
-                        last_masked_digit = true;
-                    }
-                } else {
-                    cur.push_byte(b);
+        // Classify (after simple lowering) first, then handle each class once.
+        let (class, lc) = if c.is_ascii() {
+            let l = c.to_ascii_lowercase();
+            let k = if l.is_ascii_digit() {
+                CharClass::Digit
+            } else if l.is_ascii_alphabetic() || l == '_' {
+                CharClass::Letter
+            } else {
+                CharClass::Other
+            };
+            (k, l)
+        } else {
+            let l = simple_lower(c);
+            let k = if is_decimal(l) {
+                CharClass::Digit
+            } else if is_letter(l) {
+                CharClass::Letter
+            } else {
+                CharClass::Other
+            };
+            (k, l)
+        };
+        match class {
+            CharClass::Digit if mask => {
+                if !last_masked_digit {
+                    cur.push_byte(b'#');
                     cur_len += 1;
+                    last_masked_digit = true;
                 }
-            } else if b.is_ascii_alphabetic() || b == b'_' {
-                cur.push_byte(b.to_ascii_lowercase());
+            }
+            CharClass::Digit => {
+                cur.push(lc);
+                cur_len += 1;
+            }
+            CharClass::Letter => {
+                cur.push(lc);
                 cur_len += 1;
                 has_letter = true;
-                last_masked_digit = false;
-            } else {
-                close!();
                 last_masked_digit = false;
             }
-        } else {
-            let c = simple_lower(c);
-            if is_decimal(c) {
-                if mask {
-                    if !last_masked_digit {
-                        cur.push_byte(b'#');
-                        cur_len += 1;
-                        last_masked_digit = true;
-                    }
-                } else {
-                    cur.push(c);
-                    cur_len += 1;
-                }
-            } else if is_letter(c) {
-                cur.push(c);
-                cur_len += 1;
-                has_letter = true;
-                last_masked_digit = false;
-            } else {
+            CharClass::Other => {
                 close!();
                 last_masked_digit = false;
             }

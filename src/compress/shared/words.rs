@@ -6,6 +6,8 @@
 
 use regex::Regex;
 
+use crate::text::ascii_words;
+
 /// A case-insensitive whole-word matcher over a fixed word list.
 pub struct WordSet {
     words: &'static [&'static str],
@@ -36,34 +38,14 @@ impl WordSet {
         if text.contains('\u{17F}') {
             return self.regex().is_match(text);
         }
-        let b = text.as_bytes();
-        let mut i = 0;
-        while i < b.len() {
-            if !is_word(b[i]) {
-                i += 1;
-                continue;
-            }
-            let start = i;
-            while i < b.len() && is_word(b[i]) {
-                i += 1;
-            }
-            let run = &b[start..i];
-            if run.len() <= self.max_len
+        ascii_words(text.as_bytes()).any(|run| {
+            run.len() <= self.max_len
                 && self
                     .words
                     .iter()
                     .any(|w| w.len() == run.len() && w.as_bytes().eq_ignore_ascii_case(run))
-            {
-                return true;
-            }
-        }
-        false
+        })
     }
-}
-
-#[inline]
-fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
 }
 
 #[cfg(test)]
