@@ -27,13 +27,8 @@ pub const TYPES: [&str; 10] = [
 
 /// Detects the content type of a payload (peeling up to four wrappers).
 pub fn detect(input: &[u8]) -> &'static str {
-    let body = unwrap::unwrap_for_detect(input);
+    let (body, _) = unwrap::unwrap(input);
     detect_body(&body)
-}
-
-/// `detect` as the subcommand runs it.
-pub fn detect_input(input: &[u8]) -> &'static str {
-    detect(input)
 }
 
 fn detect_body(b: &[u8]) -> &'static str {

@@ -66,21 +66,6 @@ pub fn rewrap(mut out: Vec<u8>, layers: &[Wrapper]) -> Vec<u8> {
     out
 }
 
-/// Only peels, for detection, which never rewraps.
-pub fn unwrap_for_detect(input: &[u8]) -> std::borrow::Cow<'_, [u8]> {
-    let mut body: std::borrow::Cow<'_, [u8]> = std::borrow::Cow::Borrowed(input);
-    for _ in 0..MAX_LAYERS {
-        if let Some((source, _)) = parse_listing(&body) {
-            body = std::borrow::Cow::Owned(source);
-        } else if let Some((_, inner, _)) = parse_file_wrapper(&body) {
-            body = std::borrow::Cow::Owned(inner.to_vec());
-        } else {
-            break;
-        }
-    }
-    body
-}
-
 /// Splits on `\n`, dropping the final empty element when there are more
 /// than one; returns the lines and whether that happened.
 fn split_lines(s: &[u8]) -> (Vec<&[u8]>, bool) {

@@ -7,7 +7,7 @@ pub fn run() -> i32 {
         Ok(b) => b,
         Err(m) => return fatal(&m),
     };
-    let word = crate::detect::detect_input(&input);
+    let word = crate::detect::detect(&input);
     // A failure to write stdout is ignored (cli.md §4).
     let _ = write_stdout(format!("{word}\n").as_bytes());
     0
