@@ -112,12 +112,17 @@ fn may_collapse(v: &Value<'_>) -> bool {
     }
 }
 
-/// Canonical texts of the elements, on every core for long arrays.
-fn canonical_docs(items: &[Value<'_>]) -> Vec<String> {
-    let render = |chunk: &[Value<'_>]| -> Vec<String> {
+/// Canonical texts of the elements and whether each carries an error
+/// word, on every core for long arrays.
+fn canonical_docs(items: &[Value<'_>]) -> Vec<(String, bool)> {
+    let render = |chunk: &[Value<'_>]| -> Vec<(String, bool)> {
         chunk
             .iter()
-            .map(|it| String::from_utf8(gojson::to_vec(it)).unwrap_or_default())
+            .map(|it| {
+                let doc = String::from_utf8(gojson::to_vec(it)).unwrap_or_default();
+                let err = ERROR_WORDS.is_match(&doc);
+                (doc, err)
+            })
             .collect()
     };
     let parts = std::thread::available_parallelism()
@@ -260,18 +265,13 @@ impl Walker<'_> {
     /// Element selection and emission for an array of n > 8 (json.md §5, §6).
     fn select(&mut self, items: &[Value<'_>]) {
         let n = items.len();
-        let docs = canonical_docs(items);
-        let mut keep = vec![false; n];
+        let (docs, errors): (Vec<String>, Vec<bool>) = canonical_docs(items).into_iter().unzip();
+        let mut keep = errors;
         for k in keep.iter_mut().take(HEAD) {
             *k = true;
         }
         for k in keep.iter_mut().skip(n - TAIL) {
             *k = true;
-        }
-        for (i, d) in docs.iter().enumerate() {
-            if !keep[i] && ERROR_WORDS.is_match(d) {
-                keep[i] = true;
-            }
         }
         self.numeric_rules(items, &docs, &mut keep);
         if !self.query.is_empty() {
