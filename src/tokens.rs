@@ -546,19 +546,24 @@ static LONG_ENCODER: LazyLock<Option<bpe::byte_pair_encoding::BytePairEncoding>>
     LazyLock::new(|| rmp_serde::from_slice(BPE_DATA).ok());
 
 #[inline]
-fn piece_count(piece: &[u8]) -> usize {
-    if piece.len() == 1 || rank_of(piece).is_some() {
-        1
-    } else if piece.len() < MEDIUM_PIECE {
-        merge_count(piece)
-    } else if piece.len() < LONG_PIECE {
-        heap_merge_count(piece)
-    } else {
-        match LONG_ENCODER.as_ref() {
-            Some(enc) => enc.count(piece),
-            // Unreachable with the data build.rs writes; stay exact anyway.
-            None => heap_merge_count(piece),
+/// Tokens of one piece. `big_text`: the text is large enough that loading
+/// the linear encoder is amortised, so it also takes long non-token pieces
+/// (it beats rank merging on long unique pieces such as CJK runs).
+fn piece_count(piece: &[u8], big_text: bool) -> usize {
+    let n = piece.len();
+    if n == 1 || rank_of(piece).is_some() {
+        return 1;
+    }
+    if n >= LONG_PIECE || (big_text && n > CACHED_PIECE) {
+        if let Some(enc) = LONG_ENCODER.as_ref() {
+            return enc.count(piece);
         }
+        // Unreachable with the data build.rs writes; stay exact anyway.
+    }
+    if n < MEDIUM_PIECE {
+        merge_count(piece)
+    } else {
+        heap_merge_count(piece)
     }
 }
 
@@ -592,14 +597,7 @@ impl PieceCache {
     fn count(&mut self, piece: &[u8], big_text: bool) -> usize {
         let n = piece.len();
         if n > CACHED_PIECE {
-            if big_text && n < LONG_PIECE && rank_of(piece).is_none() {
-                // In a big text the linear encoder's load is amortised and it
-                // beats rank merging on long unique pieces (CJK runs).
-                if let Some(enc) = LONG_ENCODER.as_ref() {
-                    return enc.count(piece);
-                }
-            }
-            return piece_count(piece);
+            return piece_count(piece, big_text);
         }
         let mut buf = [0u8; 16];
         buf[..n].copy_from_slice(piece);
@@ -618,7 +616,7 @@ impl PieceCache {
         if m & 0xff == n as u32 && self.keys[slot] == [a, b] {
             return (m >> 8) as usize;
         }
-        let c = piece_count(piece);
+        let c = piece_count(piece, big_text);
         self.keys[slot] = [a, b];
         self.meta[slot] = ((c as u32) << 8) | n as u32;
         c

@@ -48,6 +48,17 @@ impl Drop for TempDir {
     }
 }
 
+/// Asserts a finished command failed with exit 1 and exactly `msg` + newline.
+pub fn assert_fatal(out: &Output, msg: &str) {
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), format!("{msg}\n"));
+}
+
 /// One configured invocation.
 pub struct TestCommand {
     pub home: TempDir,

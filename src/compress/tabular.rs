@@ -1,6 +1,7 @@
 //! The tabular compressor (content type `tabular`, method `tabular`): seed
 //! 001_09701529cdd52f66.txt, completed by spec/tabular.md.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use super::shared::invariants::{self, Unit};
@@ -88,7 +89,7 @@ pub fn compress(input: &[u8], query: &str) -> Option<Vec<u8>> {
     }
     let mut rows = rows;
     if dropped >= CONTRACT_THRESHOLD {
-        rows.push(marker_row(CONTRACT.to_string(), width));
+        rows.push(marker_row(Cow::Borrowed(CONTRACT), width));
     }
     let out = rebuild(&t, &rows, input);
     if out.len() >= input.len() {
@@ -140,20 +141,21 @@ fn extrema(t: &Table<'_>, keep: &mut [bool]) {
     }
 }
 
-fn marker_row(text: String, width: usize) -> Vec<String> {
-    let mut row = vec![String::new(); width];
+fn marker_row(text: Cow<'_, str>, width: usize) -> Vec<Cow<'_, str>> {
+    let mut row = vec![Cow::Borrowed(""); width];
     row[0] = text;
     row
 }
 
 /// Walks the rows, collapsing dropped runs into marker rows; returns the
 /// output rows and the bytes the collapsed runs dropped.
-fn emit(t: &Table<'_>, keep: &[bool], width: usize) -> (Vec<Vec<String>>, usize) {
+/// Output rows borrow the parsed cells; only marker text is new.
+fn emit<'t>(t: &'t Table<'_>, keep: &[bool], width: usize) -> (Vec<Vec<Cow<'t, str>>>, usize) {
     let header: Vec<&str> = t.rows[0].iter().map(|h| trim_str(h)).collect();
-    let mut out: Vec<Vec<String>> = Vec::with_capacity(t.rows.len());
+    let mut out: Vec<Vec<Cow<'t, str>>> = Vec::with_capacity(t.rows.len());
     let mut dropped = 0usize;
     let mut run: Vec<usize> = Vec::new();
-    let flush = |run: &mut Vec<usize>, out: &mut Vec<Vec<String>>, dropped: &mut usize| {
+    let flush = |run: &mut Vec<usize>, out: &mut Vec<Vec<Cow<'t, str>>>, dropped: &mut usize| {
         if run.is_empty() {
             return;
         }
@@ -184,11 +186,16 @@ fn emit(t: &Table<'_>, keep: &[bool], width: usize) -> (Vec<Vec<String>>, usize)
         };
         let worth = r >= 3 || (!summary.is_empty() && 2 * text.len() <= run_bytes);
         if worth {
-            out.push(marker_row(text, width));
+            out.push(marker_row(Cow::Owned(text), width));
             *dropped += run_bytes;
         } else {
             for &i in run.iter() {
-                out.push(t.rows[i].iter().map(|c| c.to_string()).collect());
+                out.push(
+                    t.rows[i]
+                        .iter()
+                        .map(|c| Cow::Borrowed(c.as_ref()))
+                        .collect(),
+                );
             }
         }
         run.clear();
@@ -196,7 +203,7 @@ fn emit(t: &Table<'_>, keep: &[bool], width: usize) -> (Vec<Vec<String>>, usize)
     for (i, row) in t.rows.iter().enumerate() {
         if keep[i] {
             flush(&mut run, &mut out, &mut dropped);
-            out.push(row.iter().map(|c| c.to_string()).collect());
+            out.push(row.iter().map(|c| Cow::Borrowed(c.as_ref())).collect());
         } else {
             run.push(i);
         }
@@ -206,7 +213,7 @@ fn emit(t: &Table<'_>, keep: &[bool], width: usize) -> (Vec<Vec<String>>, usize)
 }
 
 /// Rebuilds the table in its own format (tabular.md §6).
-fn rebuild(t: &Table<'_>, rows: &[Vec<String>], input: &[u8]) -> Vec<u8> {
+fn rebuild(t: &Table<'_>, rows: &[Vec<Cow<'_, str>>], input: &[u8]) -> Vec<u8> {
     let ends_lf = input.last() == Some(&b'\n');
     let mut out = Vec::with_capacity(input.len());
     match t.kind {

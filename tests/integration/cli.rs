@@ -5,7 +5,7 @@ use std::process::Stdio;
 
 use serde::Deserialize;
 
-use crate::util::TestCommand;
+use crate::util::{assert_fatal, TestCommand};
 
 const HELP: &str = "caveman-engine compress | detect | retrieve <handle> | stats | registry | toon encode|decode | pixel render|simulate | evals run [--fixtures DIR]\n";
 
@@ -190,11 +190,7 @@ fn stdin_from_a_directory() {
         .stdin(std::fs::File::open("/").unwrap())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "read stdin: read /dev/stdin: is a directory\n"
-    );
+    assert_fatal(&out, "read stdin: read /dev/stdin: is a directory");
 }
 
 #[test]
@@ -218,10 +214,9 @@ fn stdout_on_a_full_device() {
         .stderr(Stdio::piped())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "compress: write stdout: write /dev/stdout: no space left on device\n"
+    assert_fatal(
+        &out,
+        "compress: write stdout: write /dev/stdout: no space left on device",
     );
     // detect ignores the failure.
     let out = tc
@@ -315,11 +310,7 @@ fn store_open_errors() {
     let mut cmd = TestCommand::new().command(&["stats"]);
     cmd.env_remove("CAVEMAN_HOME").env_remove("HOME");
     let out = cmd.output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "cannot resolve home directory: $HOME is not defined\n"
-    );
+    assert_fatal(&out, "cannot resolve home directory: $HOME is not defined");
 }
 
 #[test]

@@ -66,16 +66,22 @@ fn ccr_dir_overrides_home() {
     );
 }
 
+/// Compresses `input` and returns its handle, record path and record bytes.
+fn stored_record(tc: &TestCommand, input: &str) -> (String, std::path::PathBuf, Vec<u8>) {
+    let h = tc
+        .expect(&["compress"], input.as_bytes(), 0)
+        .handle()
+        .expect("the input compresses");
+    let path = records(&tc.home.path().join("ccr")).pop().unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    (h, path, bytes)
+}
+
 #[test]
 fn damaged_records_are_errors_not_bytes() {
     let tc = TestCommand::new();
     let input = table(150, "api");
-    let h = tc
-        .expect(&["compress"], input.as_bytes(), 0)
-        .handle()
-        .unwrap();
-    let path = records(&tc.home.path().join("ccr")).pop().unwrap();
-    let good = std::fs::read(&path).unwrap();
+    let (h, path, good) = stored_record(&tc, &input);
     // Flip one byte of the original.
     let mut bad = good.clone();
     let last = bad.len() - 10;
@@ -229,12 +235,7 @@ fn retrieve_with_a_query_narrows() {
 fn crafted_headers_are_damaged_not_trusted() {
     let tc = TestCommand::new();
     let input = table(150, "hdr");
-    let h = tc
-        .expect(&["compress"], input.as_bytes(), 0)
-        .handle()
-        .unwrap();
-    let path = records(&tc.home.path().join("ccr")).pop().unwrap();
-    let good = std::fs::read(&path).unwrap();
+    let (h, path, good) = stored_record(&tc, &input);
     let text = String::from_utf8_lossy(&good).into_owned();
     let len = input.len().to_string();
     for forged in ["18446744073709551615", "0", "1"] {
