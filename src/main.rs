@@ -43,3 +43,9 @@ fn main() {
         .unwrap_or(101);
     std::process::exit(code);
 }
+
+/// mimalloc: the JSON elider allocates ~1M small values per 30 MB and
+/// glibc malloc spent a third of its time in arena locks and frees
+/// (30 MB JSON compress 1.06 s -> 0.70 s, bench/run.sh).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
