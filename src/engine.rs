@@ -61,39 +61,9 @@ pub fn run_compressor(ct: &str, body: &[u8], opts: &Options) -> Option<Compresse
     }
 }
 
-/// Phase timings on stderr when `CAVEMAN_PROFILE` is set (for benchmarks).
-struct PhaseClock {
-    on: bool,
-    start: std::time::Instant,
-    last: std::time::Instant,
-}
-
-impl PhaseClock {
-    fn new() -> PhaseClock {
-        let now = std::time::Instant::now();
-        PhaseClock {
-            on: std::env::var_os("CAVEMAN_PROFILE").is_some(),
-            start: now,
-            last: now,
-        }
-    }
-
-    fn mark(&mut self, phase: &str) {
-        if self.on {
-            let now = std::time::Instant::now();
-            eprintln!(
-                "profile: {phase:<16} {:>8.1} ms (at {:>8.1} ms)",
-                (now - self.last).as_secs_f64() * 1e3,
-                (now - self.start).as_secs_f64() * 1e3
-            );
-            self.last = now;
-        }
-    }
-}
-
 /// Compresses `input` (engine.md §1).
 pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
-    let mut clock = PhaseClock::new();
+    let mut clock = crate::profile::Clock::new("engine");
     std::thread::scope(|scope| {
         let counter = scope.spawn(|| tokens::count(input));
         let (body, layers) = unwrap::unwrap(input);

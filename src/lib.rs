@@ -8,6 +8,8 @@ pub mod detect;
 pub mod engine;
 pub mod gofmt;
 pub mod gojson;
+pub mod par;
+pub mod profile;
 pub mod report;
 pub mod retrieve;
 pub mod store;

@@ -677,29 +677,13 @@ fn split_points(t: &[u8], parts: usize) -> Vec<usize> {
 
 /// Token count of valid UTF-8 text, using every core for large texts.
 pub fn count_parallel(text: &str) -> usize {
-    let parts = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8);
+    let parts = crate::par::workers();
     if text.len() < PARALLEL_MIN || parts < 2 {
         return count_str(text);
     }
     let cuts = split_points(text.as_bytes(), parts);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = cuts
-            .windows(2)
-            .skip(1)
-            .map(|w| {
-                let chunk = &text[w[0]..w[1]];
-                scope.spawn(move || count_str(chunk))
-            })
-            .collect();
-        let first = count_str(&text[cuts[0]..cuts[1]]);
-        first
-            + handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or(0))
-                .sum::<usize>()
-    })
+    let chunks: Vec<&str> = cuts.windows(2).map(|w| &text[w[0]..w[1]]).collect();
+    crate::par::map(chunks, count_str).into_iter().sum()
 }
 
 /// Token count of raw bytes, as the reference counts them.

@@ -2,6 +2,7 @@
 //! 000_656f229b3ac24bb5.txt, completed by spec/json.md. Output is streamed in
 //! sorted key order, which is also the (deterministic) walk order.
 
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use super::shared::invariants::{self, Unit};
@@ -75,13 +76,17 @@ static ERROR_WORDS: LazyLock<WordSet> = LazyLock::new(|| {
 
 /// Compresses a JSON body; `None` when it declines (json.md §3).
 pub fn compress(body: &[u8], query: &str) -> Option<Vec<u8>> {
+    let mut clock = crate::profile::Clock::new("json");
     let v = gojson::decode_go(body).ok()?;
+    clock.mark("decode");
     let mut w = Walker {
         query,
         collapsed: false,
         out: Vec::with_capacity(body.len() / 2),
+        clock,
     };
     w.walk(&v, false);
+    w.clock.mark("walk, emit");
     if !w.collapsed {
         return None;
     }
@@ -92,6 +97,7 @@ struct Walker<'q> {
     query: &'q str,
     collapsed: bool,
     out: Vec<u8>,
+    clock: crate::profile::Clock,
 }
 
 fn holds_marker(items: &[Value<'_>]) -> bool {
@@ -115,38 +121,15 @@ fn may_collapse(v: &Value<'_>) -> bool {
 /// Canonical texts of the elements and whether each carries an error
 /// word, on every core for long arrays.
 fn canonical_docs(items: &[Value<'_>]) -> Vec<(String, bool)> {
-    let render = |chunk: &[Value<'_>]| -> Vec<(String, bool)> {
-        chunk
-            .iter()
-            .map(|it| {
-                let doc = String::from_utf8(gojson::to_vec(it)).unwrap_or_default();
-                let err = ERROR_WORDS.is_match(&doc);
-                (doc, err)
-            })
-            .collect()
-    };
-    let parts = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8);
-    if items.len() < 4096 || parts < 2 {
-        return render(items);
-    }
-    let size = items.len().div_ceil(parts);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(size)
-            .map(|c| scope.spawn(move || render(c)))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
+    crate::par::map_each(items, crate::par::parts_for(items.len(), 2048), |it| {
+        let doc = String::from_utf8(gojson::to_vec(it)).unwrap_or_default();
+        let err = ERROR_WORDS.is_match(&doc);
+        (doc, err)
     })
 }
 
 /// Fields of an element for its summary (invariants.md §1).
-fn unit_of<'v>(v: &'v Value<'_>) -> Unit<'v> {
-    let mut u = Vec::new();
+fn unit_of<'v>(v: &'v Value<'_>, u: &mut Unit<'v>) {
     if let Value::Object(m) = v {
         for (k, val) in m {
             if u.len() >= MAX_UNIT_FIELDS {
@@ -165,7 +148,6 @@ fn unit_of<'v>(v: &'v Value<'_>) -> Unit<'v> {
             u.push((k.as_ref(), s));
         }
     }
-    u
 }
 
 /// Interns numeric-leaf paths.
@@ -227,6 +209,43 @@ fn last_wins(mut v: Vec<(u32, f64)>) -> Vec<(u32, f64)> {
     out
 }
 
+/// Maximal runs of dropped elements, in order.
+fn dropped_runs(keep: &[bool]) -> Vec<Range<usize>> {
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < keep.len() {
+        if keep[i] {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < keep.len() && !keep[i] {
+            i += 1;
+        }
+        runs.push(start..i);
+    }
+    runs
+}
+
+/// Each run's summary and dropped bytes (its elements' canonical lengths
+/// plus one separator each), on every core when there are many runs.
+fn run_summaries(
+    items: &[Value<'_>],
+    docs: &[String],
+    runs: &[Range<usize>],
+) -> Vec<(String, usize)> {
+    let elements: usize = runs.iter().map(|r| r.len()).sum();
+    crate::par::map_each(runs, crate::par::parts_for(elements, 4096), |run| {
+        let elided: usize = docs[run.clone()].iter().map(|d| d.len() + 1).sum();
+        let summary = invariants::summary_of(
+            run.len(),
+            |j, u| unit_of(&items[run.start + j], u),
+            elided as i64,
+        );
+        (summary, elided)
+    })
+}
+
 impl Walker<'_> {
     fn walk(&mut self, v: &Value<'_>, preserve: bool) {
         match v {
@@ -265,7 +284,14 @@ impl Walker<'_> {
     /// Element selection and emission for an array of n > 8 (json.md §5, §6).
     fn select(&mut self, items: &[Value<'_>]) {
         let n = items.len();
+        let big = n >= 4096;
+        if big {
+            self.clock.mark("walk");
+        }
         let (docs, errors): (Vec<String>, Vec<bool>) = canonical_docs(items).into_iter().unzip();
+        if big {
+            self.clock.mark("docs, errors");
+        }
         let mut keep = errors;
         for k in keep.iter_mut().take(HEAD) {
             *k = true;
@@ -274,6 +300,9 @@ impl Walker<'_> {
             *k = true;
         }
         self.numeric_rules(items, &docs, &mut keep);
+        if big {
+            self.clock.mark("numeric rules");
+        }
         if !self.query.is_empty() {
             let scores = relevance::scores(self.query, &docs);
             let kept = keep.iter().filter(|&&k| k).count();
@@ -283,29 +312,41 @@ impl Walker<'_> {
             }
         }
         kinds::guard(&docs, &mut keep);
+        if big {
+            self.clock.mark("kind guard");
+        }
 
+        let runs = dropped_runs(&keep);
+        let summaries = run_summaries(items, &docs, &runs);
+        if big {
+            self.clock.mark("summaries");
+        }
         self.out.push(b'[');
         let mut first = true;
-        let mut run: Vec<usize> = Vec::new();
-        for i in 0..n {
-            if keep[i] {
-                self.flush(items, &docs, &mut run, &mut first);
-                if !first {
-                    self.out.push(b',');
-                }
-                first = false;
-                self.emit_element(&items[i], &docs[i]);
-            } else {
-                run.push(i);
+        let mut next = 0;
+        for (run, (summary, elided)) in runs.iter().zip(summaries) {
+            for i in next..run.start {
+                self.emit_element(&items[i], &docs[i], &mut first);
             }
+            next = run.end;
+            self.flush(items, &docs, run.clone(), &summary, elided, &mut first);
         }
-        self.flush(items, &docs, &mut run, &mut first);
+        for i in next..n {
+            self.emit_element(&items[i], &docs[i], &mut first);
+        }
         self.out.push(b']');
+        if big {
+            self.clock.mark("runs, summaries");
+        }
     }
 
     /// Writes an element as the walk would: its canonical text when nothing
     /// inside it can collapse.
-    fn emit_element(&mut self, item: &Value<'_>, doc: &str) {
+    fn emit_element(&mut self, item: &Value<'_>, doc: &str, first: &mut bool) {
+        if !*first {
+            self.out.push(b',');
+        }
+        *first = false;
         if may_collapse(item) {
             self.walk(item, false);
         } else {
@@ -378,32 +419,24 @@ impl Walker<'_> {
         }
     }
 
-    /// Flushes a dropped run (json.md §6).
+    /// Writes a dropped run (json.md §6): a marker, or the elements
+    /// themselves when a marker would not pay.
     fn flush(
         &mut self,
         items: &[Value<'_>],
         docs: &[String],
-        run: &mut Vec<usize>,
+        run: Range<usize>,
+        summary: &str,
+        elided: usize,
         first: &mut bool,
     ) {
-        if run.is_empty() {
-            return;
-        }
         let r = run.len();
-        let elided: usize = run.iter().map(|&i| docs[i].len() + 1).sum();
-        let units: Vec<Unit<'_>> = run.iter().map(|&i| unit_of(&items[i])).collect();
-        let summary = invariants::summary(&units, elided as i64);
         let cost = summary.len() + MARKER_OVERHEAD;
         let worth = r >= 3 || (!summary.is_empty() && 2 * cost <= elided);
         if !worth {
-            for &i in run.iter() {
-                if !*first {
-                    self.out.push(b',');
-                }
-                *first = false;
-                self.emit_element(&items[i], &docs[i]);
+            for i in run {
+                self.emit_element(&items[i], &docs[i], first);
             }
-            run.clear();
             return;
         }
         if !*first {
@@ -424,7 +457,6 @@ impl Walker<'_> {
         }
         self.out.push(b'}');
         self.collapsed = true;
-        run.clear();
     }
 }
 

@@ -52,7 +52,9 @@ pub fn compress(input: &[u8], query: &str) -> Option<Vec<u8>> {
     if contains(input, MARKER_GUARD) {
         return None;
     }
+    let mut clock = crate::profile::Clock::new("tabular");
     let t = table::parse(input)?;
+    clock.mark("parse");
     let hr = t.header_rows();
     let n = t.rows.len();
     if n < MIN_ROWS || n <= hr + 6 {
@@ -72,7 +74,9 @@ pub fn compress(input: &[u8], query: &str) -> Option<Vec<u8>> {
             keep[i] = true;
         }
     }
+    clock.mark("docs, failures");
     extrema(&t, &mut keep);
+    clock.mark("extrema");
     if !query.is_empty() {
         let scores = relevance::scores(query, &docs);
         for i in relevance::candidates(&scores, &keep)
@@ -82,7 +86,9 @@ pub fn compress(input: &[u8], query: &str) -> Option<Vec<u8>> {
             keep[i] = true;
         }
     }
+    clock.mark("query");
     kinds::guard(&docs, &mut keep);
+    clock.mark("kind guard");
     let (rows, dropped) = emit(&t, &keep, width);
     if rows.len() >= n {
         return None;
@@ -91,7 +97,9 @@ pub fn compress(input: &[u8], query: &str) -> Option<Vec<u8>> {
     if dropped >= CONTRACT_THRESHOLD {
         rows.push(marker_row(Cow::Borrowed(CONTRACT), width));
     }
+    clock.mark("runs, summaries");
     let out = rebuild(&t, &rows, input);
+    clock.mark("write");
     if out.len() >= input.len() {
         return None;
     }
@@ -165,20 +173,16 @@ fn emit<'t>(t: &'t Table<'_>, keep: &[bool], width: usize) -> (Vec<Vec<Cow<'t, s
             .iter()
             .map(|&i| t.rows[i].iter().map(|c| c.len()).sum::<usize>() + t.rows[i].len())
             .sum();
-        let units: Vec<Unit<'_>> = run
-            .iter()
-            .map(|&i| {
-                let mut u = Vec::new();
-                for (c, name) in header.iter().enumerate().take(MAX_UNIT_FIELDS) {
-                    let value = t.rows[i].get(c).map(|v| trim_str(v)).unwrap_or("");
-                    if !name.is_empty() && !value.is_empty() {
-                        u.push((*name, value));
-                    }
+        let unit = |j: usize, u: &mut Unit<'t>| {
+            let row = &t.rows[run[j]];
+            for (c, name) in header.iter().enumerate().take(MAX_UNIT_FIELDS) {
+                let value = row.get(c).map(|v| trim_str(v)).unwrap_or("");
+                if !name.is_empty() && !value.is_empty() {
+                    u.push((*name, value));
                 }
-                u
-            })
-            .collect();
-        let summary = invariants::summary(&units, run_bytes as i64);
+            }
+        };
+        let summary = invariants::summary_of(r, unit, run_bytes as i64);
         let text = if summary.is_empty() {
             format!("\u{2026} {r} rows elided (caveman) \u{2026}")
         } else {

@@ -87,6 +87,12 @@ fn parse_unsigned(clean: &str) -> Option<f64> {
 
 fn parse_dec(s: &str) -> Option<f64> {
     let b = s.as_bytes();
+    // Plain integers of at most 15 digits are exact in an f64: no need for
+    // the general parser (most numeric cells and leaves are such).
+    if !b.is_empty() && b.len() <= 15 && b.iter().all(u8::is_ascii_digit) {
+        let n = b.iter().fold(0u64, |n, &d| n * 10 + u64::from(d - b'0'));
+        return Some(n as f64);
+    }
     let mut i = 0;
     let mut digits = 0;
     while i < b.len() && b[i].is_ascii_digit() {
@@ -202,5 +208,21 @@ mod tests {
             assert_eq!(parse(s), None, "{s}");
         }
         assert_eq!(parse("1e-400"), Some(0.0));
+    }
+
+    #[test]
+    fn integer_fast_path_is_exact() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for len in 1..=17 {
+            for _ in 0..200 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let digits: String = format!("{:020}", x >> 1)[20 - len..].to_string();
+                let want: f64 = digits.parse().unwrap();
+                assert_eq!(parse(&digits), Some(want), "{digits}");
+                assert_eq!(parse(&format!("-{digits}")), Some(-want), "-{digits}");
+            }
+        }
     }
 }

@@ -11,6 +11,8 @@ const MAX_TOKENS: usize = 128;
 const MAX_SEEDS: usize = 64;
 /// After this many promotions every later dropped unit is kept untested.
 const MAX_PROMOTIONS: usize = 128;
+/// Dropped units profiled per parallel block.
+const PROFILE_BLOCK: usize = 8192;
 
 /// Go `unicode.ToLower` of one rune (simple mapping).
 #[inline]
@@ -230,7 +232,7 @@ fn represented(d: &Profile, classes: &[Profile]) -> bool {
 }
 
 /// Turns on `keep` for one representative of every kind (redundancy.md §5).
-pub fn guard<S: AsRef<str>>(units: &[S], keep: &mut [bool]) {
+pub fn guard<S: AsRef<str> + Sync>(units: &[S], keep: &mut [bool]) {
     if units.len() != keep.len() {
         return;
     }
@@ -250,21 +252,30 @@ pub fn guard<S: AsRef<str>>(units: &[S], keep: &mut [bool]) {
     // Classes only grow, so a profile seen once (represented, or promoted
     // and so a class itself) is represented from then on.
     let mut seen: rustc_hash::FxHashSet<(bool, Vec<u64>)> = Default::default();
-    for i in 0..keep.len() {
-        if keep[i] {
-            continue;
-        }
+    // Profiles are pure: compute them a block at a time on every core, and
+    // stop computing once the promotion cap keeps everything that is left.
+    let dropped: Vec<usize> = (0..keep.len()).filter(|&i| !keep[i]).collect();
+    for block in dropped.chunks(PROFILE_BLOCK) {
         if promotions >= MAX_PROMOTIONS {
+            for &i in block {
+                keep[i] = true;
+            }
+            continue;
+        }
+        let parts = crate::par::parts_for(block.len(), PROFILE_BLOCK / 4);
+        let profiles = crate::par::map_each(block, parts, |&i| profile(units[i].as_ref()));
+        for (&i, d) in block.iter().zip(profiles) {
+            if promotions >= MAX_PROMOTIONS {
+                keep[i] = true;
+                continue;
+            }
+            if !seen.insert((d.masked, d.tokens.clone())) || represented(&d, &classes) {
+                continue;
+            }
             keep[i] = true;
-            continue;
+            promotions += 1;
+            classes.push(d);
         }
-        let d = profile(units[i].as_ref());
-        if !seen.insert((d.masked, d.tokens.clone())) || represented(&d, &classes) {
-            continue;
-        }
-        keep[i] = true;
-        promotions += 1;
-        classes.push(d);
     }
 }
 

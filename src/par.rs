@@ -1,0 +1,71 @@
+//! Data-parallel phases on every core: one small helper for the token
+//! counter, the JSON elider and the table sampler, so each spawns its
+//! workers the same way and a worker's panic is never turned into a
+//! silently wrong (default) result.
+
+/// Threads a data-parallel phase uses: every core, at most 8.
+pub fn workers() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8)
+}
+
+/// Parts for `len` items when each part should get at least `min_part`
+/// items: 1 (run on the calling thread) for small inputs.
+pub fn parts_for(len: usize, min_part: usize) -> usize {
+    (len / min_part.max(1)).clamp(1, workers())
+}
+
+/// `f` of each part, in order; the calling thread takes the first part and
+/// one scoped thread takes each other. A worker's panic is re-raised here.
+pub fn map<I: Send, R: Send>(parts: Vec<I>, f: impl Fn(I) -> R + Sync) -> Vec<R> {
+    let mut parts = parts.into_iter();
+    let Some(first) = parts.next() else {
+        return Vec::new();
+    };
+    let f = &f;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = parts.map(|p| scope.spawn(move || f(p))).collect();
+        let mut out = Vec::with_capacity(handles.len() + 1);
+        out.push(f(first));
+        for h in handles {
+            match h.join() {
+                Ok(r) => out.push(r),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        out
+    })
+}
+
+/// `f` of each element of `items`, in order, split into `parts` chunks.
+pub fn map_each<T: Sync, R: Send>(items: &[T], parts: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    if parts <= 1 || items.len() < 2 {
+        return items.iter().map(f).collect();
+    }
+    let size = items.len().div_ceil(parts);
+    let chunks: Vec<&[T]> = items.chunks(size).collect();
+    let f = &f;
+    map(chunks, |c| c.iter().map(f).collect::<Vec<R>>())
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_order_and_reraises_panics() {
+        let v: Vec<u32> = (0..10_000).collect();
+        assert_eq!(
+            map_each(&v, 4, |x| x * 2),
+            v.iter().map(|x| x * 2).collect::<Vec<_>>()
+        );
+        assert_eq!(map(vec![3, 1, 2], |x| x + 1), vec![4, 2, 3]);
+        let r = std::panic::catch_unwind(|| map(vec![1, 2, 3], |x| assert_ne!(x, 3)));
+        assert!(r.is_err());
+        assert!(map(Vec::<u8>::new(), |x| x).is_empty());
+    }
+}

@@ -1,0 +1,43 @@
+//! Phase timings on stderr when `CAVEMAN_PROFILE` is set, for the
+//! benchmark account in BENCHMARKS.md. Off (one cached env lookup) otherwise.
+
+use std::sync::OnceLock;
+use std::time::Instant;
+
+fn enabled() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("CAVEMAN_PROFILE").is_some())
+}
+
+/// Measures consecutive phases of one piece of work.
+pub struct Clock {
+    scope: &'static str,
+    start: Option<Instant>,
+    last: Option<Instant>,
+}
+
+impl Clock {
+    pub fn new(scope: &'static str) -> Clock {
+        let now = enabled().then(Instant::now);
+        Clock {
+            scope,
+            start: now,
+            last: now,
+        }
+    }
+
+    /// Reports the time since the previous mark.
+    pub fn mark(&mut self, phase: &str) {
+        let (Some(start), Some(last)) = (self.start, self.last) else {
+            return;
+        };
+        let now = Instant::now();
+        eprintln!(
+            "profile: {:<10} {phase:<16} {:>8.1} ms (at {:>8.1} ms)",
+            self.scope,
+            (now - last).as_secs_f64() * 1e3,
+            (now - start).as_secs_f64() * 1e3
+        );
+        self.last = Some(now);
+    }
+}
