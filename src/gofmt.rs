@@ -10,6 +10,13 @@ pub fn write_json_str(out: &mut Vec<u8>, s: &[u8]) {
     let mut start = 0;
     let mut i = 0;
     while i < s.len() {
+        // Runs of bytes written as they are, one table probe each.
+        while i < s.len() && PLAIN[s[i] as usize] {
+            i += 1;
+        }
+        if i == s.len() {
+            break;
+        }
         let b = s[i];
         if b < 0x80 {
             let esc: Option<&[u8]> = match b {
@@ -64,6 +71,18 @@ pub fn write_json_str(out: &mut Vec<u8>, s: &[u8]) {
     out.extend_from_slice(&s[start..]);
     out.push(b'"');
 }
+
+/// ASCII bytes a Go JSON string holds as they are: printable, and not
+/// `"`, `\\`, `<`, `>` or `&` (HTML-safe escaping).
+static PLAIN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0x20;
+    while b < 0x80 {
+        t[b] = !matches!(b as u8, b'"' | b'\\' | b'<' | b'>' | b'&');
+        b += 1;
+    }
+    t
+};
 
 /// JSON string of `s`, Go style.
 pub fn json_str(s: &str) -> String {

@@ -33,11 +33,21 @@ impl Clock {
         };
         let now = Instant::now();
         eprintln!(
-            "profile: {:<10} {phase:<16} {:>8.1} ms (at {:>8.1} ms)",
+            "profile: {:<10} {phase:<16} {:>8.1} ms (at {:>8.1} ms) rss {:>5} MB",
             self.scope,
             (now - last).as_secs_f64() * 1e3,
-            (now - start).as_secs_f64() * 1e3
+            (now - start).as_secs_f64() * 1e3,
+            resident_mb()
         );
         self.last = Some(now);
     }
+}
+
+/// Resident set size in MB (Linux; 0 elsewhere).
+fn resident_mb() -> u64 {
+    let pages = std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .unwrap_or(0);
+    pages * 4096 / (1 << 20)
 }

@@ -76,12 +76,19 @@ pub fn is_blank(s: &[u8]) -> bool {
 
 /// Go `strings.TrimSpace` for `&str`.
 pub fn trim_str(s: &str) -> &str {
-    s.trim_matches(is_unicode_space)
+    // Every space Go trims starts with an ASCII whitespace byte or a
+    // non-ASCII lead byte: a value framed by other ASCII bytes is as is.
+    let framed = |b: u8| b.is_ascii() && !b.is_ascii_whitespace() && b != 0x0b;
+    match s.as_bytes() {
+        [a, .., z] if framed(*a) && framed(*z) => s,
+        [a] if framed(*a) => s,
+        _ => s.trim_matches(is_unicode_space),
+    }
 }
 
 /// ASCII word character, as RE2's `\w` (`[0-9A-Za-z_]`).
 #[inline]
-pub fn is_ascii_word(b: u8) -> bool {
+pub const fn is_ascii_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
@@ -103,5 +110,19 @@ mod tests {
         assert_eq!(trim_space(b"\xff "), b"\xff");
         assert!(is_blank(b" \r\n"));
         assert!(!is_blank(b" \xa0"));
+        for (s, want) in [
+            ("x", "x"),
+            ("ab", "ab"),
+            (" x", "x"),
+            ("x\x0b", "x"),
+            ("\x0bx", "x"),
+            ("x\u{85}", "x"),
+            ("\u{3000}x", "x"),
+            ("é", "é"),
+            ("\x0c", ""),
+            ("", ""),
+        ] {
+            assert_eq!(trim_str(s), want, "{s:?}");
+        }
     }
 }

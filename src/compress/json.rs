@@ -118,13 +118,38 @@ fn may_collapse(v: &Value<'_>) -> bool {
     }
 }
 
-/// Canonical texts of the elements and whether each carries an error
-/// word, on every core for long arrays.
-fn canonical_docs(items: &[Value<'_>]) -> Vec<(String, bool)> {
-    crate::par::map_each(items, crate::par::parts_for(items.len(), 2048), |it| {
-        let doc = String::from_utf8(gojson::to_vec(it)).unwrap_or_default();
-        let err = ERROR_WORDS.is_match(&doc);
-        (doc, err)
+/// Canonical texts of a chunk of elements, back to back, with each one's
+/// end offset and whether it carries an error word.
+struct Rendered {
+    text: String,
+    ends: Vec<usize>,
+    errors: Vec<bool>,
+}
+
+/// Canonical texts of the elements, on every core for long arrays: one
+/// buffer per chunk rather than one allocation per element.
+fn canonical_docs(items: &[Value<'_>]) -> Vec<Rendered> {
+    let parts = crate::par::parts_for(items.len(), 2048);
+    let size = items.len().div_ceil(parts).max(1);
+    crate::par::map(items.chunks(size).collect(), |chunk| {
+        let mut buf = Vec::new();
+        let mut ends = Vec::with_capacity(chunk.len());
+        for it in chunk {
+            gojson::write(&mut buf, it);
+            ends.push(buf.len());
+        }
+        // The writer emits only valid UTF-8 (strings are decoded text).
+        let text = String::from_utf8(buf).unwrap_or_default();
+        let mut errors = Vec::with_capacity(chunk.len());
+        let mut start = 0;
+        for &end in &ends {
+            errors.push(
+                text.get(start..end)
+                    .is_some_and(|d| ERROR_WORDS.is_match(d)),
+            );
+            start = end;
+        }
+        Rendered { text, ends, errors }
     })
 }
 
@@ -231,7 +256,7 @@ fn dropped_runs(keep: &[bool]) -> Vec<Range<usize>> {
 /// plus one separator each), on every core when there are many runs.
 fn run_summaries(
     items: &[Value<'_>],
-    docs: &[String],
+    docs: &[&str],
     runs: &[Range<usize>],
 ) -> Vec<(String, usize)> {
     let elements: usize = runs.iter().map(|r| r.len()).sum();
@@ -288,7 +313,17 @@ impl Walker<'_> {
         if big {
             self.clock.mark("walk");
         }
-        let (docs, errors): (Vec<String>, Vec<bool>) = canonical_docs(items).into_iter().unzip();
+        let rendered = canonical_docs(items);
+        let mut docs: Vec<&str> = Vec::with_capacity(n);
+        let mut errors: Vec<bool> = Vec::with_capacity(n);
+        for r in &rendered {
+            let mut start = 0;
+            for (&end, &err) in r.ends.iter().zip(&r.errors) {
+                docs.push(r.text.get(start..end).unwrap_or(""));
+                errors.push(err);
+                start = end;
+            }
+        }
         if big {
             self.clock.mark("docs, errors");
         }
@@ -326,13 +361,13 @@ impl Walker<'_> {
         let mut next = 0;
         for (run, (summary, elided)) in runs.iter().zip(summaries) {
             for i in next..run.start {
-                self.emit_element(&items[i], &docs[i], &mut first);
+                self.emit_element(&items[i], docs[i], &mut first);
             }
             next = run.end;
             self.flush(items, &docs, run.clone(), &summary, elided, &mut first);
         }
         for i in next..n {
-            self.emit_element(&items[i], &docs[i], &mut first);
+            self.emit_element(&items[i], docs[i], &mut first);
         }
         self.out.push(b']');
         if big {
@@ -355,7 +390,7 @@ impl Walker<'_> {
     }
 
     /// Anomalies (§5.3) and change-point seams (§5.4).
-    fn numeric_rules(&self, items: &[Value<'_>], docs: &[String], keep: &mut [bool]) {
+    fn numeric_rules(&self, items: &[Value<'_>], docs: &[&str], keep: &mut [bool]) {
         let n = items.len();
         let mut paths = Paths::default();
         let mut per_path: Vec<Vec<(usize, f64)>> = Vec::new();
@@ -424,7 +459,7 @@ impl Walker<'_> {
     fn flush(
         &mut self,
         items: &[Value<'_>],
-        docs: &[String],
+        docs: &[&str],
         run: Range<usize>,
         summary: &str,
         elided: usize,
@@ -435,7 +470,7 @@ impl Walker<'_> {
         let worth = r >= 3 || (!summary.is_empty() && 2 * cost <= elided);
         if !worth {
             for i in run {
-                self.emit_element(&items[i], &docs[i], first);
+                self.emit_element(&items[i], docs[i], first);
             }
             return;
         }

@@ -2,6 +2,7 @@
 //! 001_09701529cdd52f66.txt, completed by spec/tabular.md.
 
 use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use super::shared::invariants::{self, Unit};
@@ -61,7 +62,14 @@ pub fn compress(input: &[u8], query: &str) -> Option<Vec<u8>> {
         return None;
     }
     let width = t.rows[0].len();
-    let docs: Vec<String> = t.rows.iter().map(|r| r.join(" ")).collect();
+    let parts = crate::par::parts_for(n, 4096);
+    let (docs, failures): (Vec<String>, Vec<bool>) = crate::par::map_each(&t.rows, parts, |r| {
+        let doc = r.join(" ");
+        let failure = FAILURE_WORDS.is_match(&doc);
+        (doc, failure)
+    })
+    .into_iter()
+    .unzip();
     let mut keep = vec![false; n];
     for k in keep.iter_mut().take(hr + HEAD) {
         *k = true;
@@ -69,10 +77,8 @@ pub fn compress(input: &[u8], query: &str) -> Option<Vec<u8>> {
     for k in keep.iter_mut().skip(n.saturating_sub(TAIL).max(hr)) {
         *k = true;
     }
-    for (i, d) in docs.iter().enumerate() {
-        if FAILURE_WORDS.is_match(d) {
-            keep[i] = true;
-        }
+    for (k, &failure) in keep.iter_mut().zip(&failures) {
+        *k |= failure;
     }
     clock.mark("docs, failures");
     extrema(&t, &mut keep);
@@ -157,63 +163,87 @@ fn marker_row(text: Cow<'_, str>, width: usize) -> Vec<Cow<'_, str>> {
 
 /// Walks the rows, collapsing dropped runs into marker rows; returns the
 /// output rows and the bytes the collapsed runs dropped.
-/// Output rows borrow the parsed cells; only marker text is new.
+/// Output rows borrow the parsed cells; only marker text is new. The runs'
+/// summaries are computed first, on every core.
 fn emit<'t>(t: &'t Table<'_>, keep: &[bool], width: usize) -> (Vec<Vec<Cow<'t, str>>>, usize) {
     let header: Vec<&str> = t.rows[0].iter().map(|h| trim_str(h)).collect();
+    let runs = dropped_runs(keep);
+    let rows_in_runs: usize = runs.iter().map(|r| r.len()).sum();
+    let markers = crate::par::map_each(&runs, crate::par::parts_for(rows_in_runs, 4096), |run| {
+        marker_of(t, &header, run.clone())
+    });
+    let borrowed = |i: usize| -> Vec<Cow<'t, str>> {
+        t.rows[i]
+            .iter()
+            .map(|c| Cow::Borrowed(c.as_ref()))
+            .collect()
+    };
     let mut out: Vec<Vec<Cow<'t, str>>> = Vec::with_capacity(t.rows.len());
     let mut dropped = 0usize;
-    let mut run: Vec<usize> = Vec::new();
-    let flush = |run: &mut Vec<usize>, out: &mut Vec<Vec<Cow<'t, str>>>, dropped: &mut usize| {
-        if run.is_empty() {
-            return;
-        }
-        let r = run.len();
-        // len(cells joined with ",") + 1, per row.
-        let run_bytes: usize = run
-            .iter()
-            .map(|&i| t.rows[i].iter().map(|c| c.len()).sum::<usize>() + t.rows[i].len())
-            .sum();
-        let unit = |j: usize, u: &mut Unit<'t>| {
-            let row = &t.rows[run[j]];
-            for (c, name) in header.iter().enumerate().take(MAX_UNIT_FIELDS) {
-                let value = row.get(c).map(|v| trim_str(v)).unwrap_or("");
-                if !name.is_empty() && !value.is_empty() {
-                    u.push((*name, value));
-                }
+    let mut next = 0;
+    for (run, marker) in runs.iter().zip(markers) {
+        out.extend((next..run.start).map(borrowed));
+        next = run.end;
+        match marker {
+            Some((text, run_bytes)) => {
+                out.push(marker_row(Cow::Owned(text), width));
+                dropped += run_bytes;
             }
-        };
-        let summary = invariants::summary_of(r, unit, run_bytes as i64);
-        let text = if summary.is_empty() {
-            format!("\u{2026} {r} rows elided (caveman) \u{2026}")
-        } else {
-            format!("\u{2026} {r} rows elided (caveman): {summary} \u{2026}")
-        };
-        let worth = r >= 3 || (!summary.is_empty() && 2 * text.len() <= run_bytes);
-        if worth {
-            out.push(marker_row(Cow::Owned(text), width));
-            *dropped += run_bytes;
-        } else {
-            for &i in run.iter() {
-                out.push(
-                    t.rows[i]
-                        .iter()
-                        .map(|c| Cow::Borrowed(c.as_ref()))
-                        .collect(),
-                );
-            }
-        }
-        run.clear();
-    };
-    for (i, row) in t.rows.iter().enumerate() {
-        if keep[i] {
-            flush(&mut run, &mut out, &mut dropped);
-            out.push(row.iter().map(|c| Cow::Borrowed(c.as_ref())).collect());
-        } else {
-            run.push(i);
+            None => out.extend(run.clone().map(borrowed)),
         }
     }
-    flush(&mut run, &mut out, &mut dropped);
+    out.extend((next..t.rows.len()).map(borrowed));
     (out, dropped)
+}
+
+/// Maximal runs of dropped rows, in order.
+fn dropped_runs(keep: &[bool]) -> Vec<Range<usize>> {
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < keep.len() {
+        if keep[i] {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < keep.len() && !keep[i] {
+            i += 1;
+        }
+        runs.push(start..i);
+    }
+    runs
+}
+
+/// A run's marker text and the bytes it drops, or `None` when a marker
+/// would not pay (the rows are then written as they are).
+fn marker_of<'t>(
+    t: &'t Table<'_>,
+    header: &[&'t str],
+    run: Range<usize>,
+) -> Option<(String, usize)> {
+    let r = run.len();
+    // len(cells joined with ",") + 1, per row.
+    let run_bytes: usize = t.rows[run.clone()]
+        .iter()
+        .map(|row| row.iter().map(|c| c.len()).sum::<usize>() + row.len())
+        .sum();
+    let unit = |j: usize, u: &mut Unit<'t>| {
+        let row = &t.rows[run.start + j];
+        for (c, name) in header.iter().enumerate().take(MAX_UNIT_FIELDS) {
+            let value = row.get(c).map(|v| trim_str(v)).unwrap_or("");
+            if !name.is_empty() && !value.is_empty() {
+                u.push((*name, value));
+            }
+        }
+    };
+    let summary = invariants::summary_of(r, unit, run_bytes as i64);
+    let text = if summary.is_empty() {
+        format!("\u{2026} {r} rows elided (caveman) \u{2026}")
+    } else {
+        format!("\u{2026} {r} rows elided (caveman): {summary} \u{2026}")
+    };
+    let worth = r >= 3 || (!summary.is_empty() && 2 * text.len() <= run_bytes);
+    worth.then_some((text, run_bytes))
 }
 
 /// Rebuilds the table in its own format (tabular.md §6).

@@ -42,7 +42,15 @@ const SECRET_FRAGMENTS: [&str; 10] = [
 
 fn is_secret_name(name: &str) -> bool {
     let folded = super::words::fold_ascii(name);
-    SECRET_FRAGMENTS.iter().any(|f| folded.contains(f))
+    SECRET_FRAGMENTS
+        .iter()
+        .any(|f| contains_bytes(folded.as_bytes(), f.as_bytes()))
+}
+
+/// Substring test for the short names and values of a summary, where a
+/// plain scan beats a searcher's setup.
+fn contains_bytes(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
 }
 
 fn value_usable(v: &str) -> bool {
@@ -50,19 +58,19 @@ fn value_usable(v: &str) -> bool {
         return false;
     }
     let b = v.as_bytes();
-    if b.iter().all(|&c| (0x20..0x7f).contains(&c)) {
-        // Plain printable ASCII: only the word can disqualify it.
-        return !(b.contains(&b'c') && v.contains("caveman"));
+    if contains_bytes(b, b"caveman") {
+        return false;
     }
-    !v.contains("caveman")
-        && !v.contains('\u{2026}')
-        && !v
-            .chars()
-            .any(|c| (c as u32) < 0x20 || (0x7f..=0x9f).contains(&(c as u32)))
+    // Plain printable ASCII: only the word could have disqualified it.
+    b.iter().all(|&c| (0x20..0x7f).contains(&c))
+        || (!v.contains('\u{2026}')
+            && !v
+                .chars()
+                .any(|c| (c as u32) < 0x20 || (0x7f..=0x9f).contains(&(c as u32))))
 }
 
 fn enum_usable(v: &str) -> bool {
-    value_usable(v) && v.len() <= MAX_ENUM_VALUE && !v.contains(' ') && !v.contains('\t')
+    v.len() <= MAX_ENUM_VALUE && value_usable(v) && !v.bytes().any(|c| c == b' ' || c == b'\t')
 }
 
 struct Agg<'a> {
@@ -370,6 +378,9 @@ pub fn summary_of<'a>(n: usize, mut fill: impl FnMut(usize, &mut Unit<'a>), elid
                         a.cov_usable = false;
                         a.cov = Default::default();
                     } else {
+                        if a.cov.capacity() == 0 {
+                            a.cov.reserve(n.min(MAX_COVERAGE));
+                        }
                         a.cov.insert(value);
                         if value < a.cov_min {
                             a.cov_min = value;

@@ -6,8 +6,6 @@
 
 use regex::Regex;
 
-use crate::text::ascii_words;
-
 /// A case-insensitive whole-word matcher over a fixed word list.
 pub struct WordSet {
     words: &'static [&'static str],
@@ -15,6 +13,7 @@ pub struct WordSet {
     /// case-insensitive pattern costs about a millisecond.
     regex: std::sync::OnceLock<Regex>,
     max_len: usize,
+    min_len: usize,
 }
 
 impl WordSet {
@@ -23,6 +22,7 @@ impl WordSet {
             words,
             regex: std::sync::OnceLock::new(),
             max_len: words.iter().map(|w| w.len()).max().unwrap_or(0),
+            min_len: words.iter().map(|w| w.len()).min().unwrap_or(0).max(1),
         }
     }
 
@@ -38,15 +38,44 @@ impl WordSet {
         if text.contains('\u{17F}') {
             return self.regex().is_match(text);
         }
-        ascii_words(text.as_bytes()).any(|run| {
-            run.len() <= self.max_len
-                && self
-                    .words
-                    .iter()
-                    .any(|w| w.len() == run.len() && w.as_bytes().eq_ignore_ascii_case(run))
-        })
+        // One pass over the bytes: at the end of each maximal ASCII word
+        // run, compare it when its length can match.
+        let b = text.as_bytes();
+        let n = b.len();
+        let mut i = 0;
+        while i < n {
+            while i < n && !WORD_BYTE[b[i] as usize] {
+                i += 1;
+            }
+            let start = i;
+            while i < n && WORD_BYTE[b[i] as usize] {
+                i += 1;
+            }
+            let run = &b[start..i];
+            if run.len() >= self.min_len && run.len() <= self.max_len && self.is_word(run) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn is_word(&self, run: &[u8]) -> bool {
+        self.words
+            .iter()
+            .any(|w| w.len() == run.len() && w.as_bytes().eq_ignore_ascii_case(run))
     }
 }
+
+/// RE2's ASCII `\w` as a table: `[0-9A-Za-z_]`.
+static WORD_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = crate::text::is_ascii_word(c as u8);
+        c += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
