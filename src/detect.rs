@@ -28,45 +28,75 @@ pub const TYPES: [&str; 10] = [
 /// Detects the content type of a payload (peeling up to four wrappers).
 pub fn detect(input: &[u8]) -> &'static str {
     let (body, _) = unwrap::unwrap(input);
-    detect_body(&body)
+    detect_body(&body, false).0
 }
 
-fn detect_body(b: &[u8]) -> &'static str {
+/// What detection parsed on the way to its answer, for the compressor.
+pub enum Parsed<'a> {
+    /// Nothing reusable (or the payload is not JSON or a table).
+    Nothing,
+    /// The JSON value of the trimmed body, decoded as the elider decodes.
+    Json(gojson::Value<'a>),
+    /// The table the sampler reads.
+    Table(table::Table<'a>),
+}
+
+/// [`detect`] for an already unwrapped body, keeping the JSON value or
+/// the table it had to read anyway: `compress` then does not read it again.
+/// The answer is the same as [`detect`]'s: a JSON decode accepts exactly
+/// what `json.Valid` accepts, and a table parse exactly what the shape
+/// check accepts.
+pub fn detect_parsed(body: &[u8]) -> (&'static str, Parsed<'_>) {
+    detect_body(body, true)
+}
+
+fn detect_body(b: &[u8], keep: bool) -> (&'static str, Parsed<'_>) {
     let t = trim_space(b);
     if t.is_empty() {
-        return "text";
+        return ("text", Parsed::Nothing);
     }
-    if (t[0] == b'{' || t[0] == b'[') && gojson::is_valid(t) {
-        return "json";
+    if t[0] == b'{' || t[0] == b'[' {
+        if !keep {
+            if gojson::is_valid(t) {
+                return ("json", Parsed::Nothing);
+            }
+        } else if let Ok(v) = gojson::decode_exact(t, gojson::Options::GO) {
+            return ("json", Parsed::Json(v));
+        }
     }
     if looks_terminal(b) {
-        return "terminal";
+        return ("terminal", Parsed::Nothing);
     }
     let text = go_lossy(b);
     let s: &str = &text;
     if looks_diff(s) {
-        return "diff";
+        return ("diff", Parsed::Nothing);
     }
     if looks_html(s) {
-        return "html";
+        return ("html", Parsed::Nothing);
     }
-    if table::looks_tabular(b) {
-        return "tabular";
+    if keep {
+        if let Some(t) = table::parse(b).filter(|t| t.rows.len() >= 8) {
+            return ("tabular", Parsed::Table(t));
+        }
+    } else if table::looks_tabular(b) {
+        return ("tabular", Parsed::Nothing);
     }
-    let log = looks_log(s);
-    if !log && looks_code(s) {
-        return "code";
-    }
-    if log {
-        return "log";
-    }
-    if looks_search(s) {
-        return "search-result";
-    }
-    if looks_config(b) {
-        return "config";
-    }
-    "text"
+    let word = {
+        let log = looks_log(s);
+        if !log && looks_code(s) {
+            "code"
+        } else if log {
+            "log"
+        } else if looks_search(s) {
+            "search-result"
+        } else if looks_config(b) {
+            "config"
+        } else {
+            "text"
+        }
+    };
+    (word, Parsed::Nothing)
 }
 
 /// `\x1b\[[0-9;?]*[ -/]*[@-~]` anywhere, or >= 3 bare carriage returns.

@@ -5,6 +5,7 @@
 //! The input is counted on a second thread while the body is detected and
 //! compressed, so the two largest costs overlap on a two-core machine.
 
+use crate::detect::Parsed;
 use crate::report::{Report, StoreFailure, Transformed};
 use crate::store::{NewRecord, PutError, Store};
 use crate::{compress, detect, tokens, unwrap};
@@ -37,19 +38,32 @@ pub struct Compressed {
 
 /// Runs the compressor registered for `ct` on `body` (engine.md §3).
 pub fn run_compressor(ct: &str, body: &[u8], opts: &Options) -> Option<Compressed> {
-    match ct {
-        "json" if opts.toon_best_of => compress::best_of(body, &opts.query),
-        "json" => compress::json::compress(body, &opts.query).map(|bytes| Compressed {
-            bytes,
-            method: "elision",
-            lossless: false,
-        }),
-        "tabular" => compress::tabular::compress(body, &opts.query).map(|bytes| Compressed {
-            bytes,
-            method: "tabular",
-            lossless: false,
-        }),
-        "toon" => crate::toon::encode(body).ok().map(|bytes| Compressed {
+    run_parsed(ct, body, Parsed::Nothing, opts)
+}
+
+/// [`run_compressor`] reusing what detection parsed.
+fn run_parsed(ct: &str, body: &[u8], parsed: Parsed<'_>, opts: &Options) -> Option<Compressed> {
+    let elision = |bytes| Compressed {
+        bytes,
+        method: "elision",
+        lossless: false,
+    };
+    let tabular = |bytes| Compressed {
+        bytes,
+        method: "tabular",
+        lossless: false,
+    };
+    match (ct, parsed) {
+        ("json", _) if opts.toon_best_of => compress::best_of(body, &opts.query),
+        ("json", Parsed::Json(v)) => {
+            compress::json::compress_decoded(body, &v, &opts.query).map(elision)
+        }
+        ("json", _) => compress::json::compress(body, &opts.query).map(elision),
+        ("tabular", Parsed::Table(t)) => {
+            compress::tabular::compress_parsed(body, &t, &opts.query).map(tabular)
+        }
+        ("tabular", _) => compress::tabular::compress(body, &opts.query).map(tabular),
+        ("toon", _) => crate::toon::encode(body).ok().map(|bytes| Compressed {
             bytes,
             method: "toon",
             lossless: true,
@@ -68,12 +82,15 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
         let counter = scope.spawn(|| tokens::count(input));
         let (body, layers) = unwrap::unwrap(input);
         clock.mark("unwrap");
-        let ct = match &opts.forced_type {
-            Some(t) => t.clone(),
-            None => detect::detect(&body).to_string(),
+        let (ct, parsed) = match &opts.forced_type {
+            Some(t) => (t.clone(), Parsed::Nothing),
+            None => {
+                let (word, parsed) = detect::detect_parsed(&body);
+                (word.to_string(), parsed)
+            }
         };
         clock.mark("detect");
-        let compressed = run_compressor(&ct, &body, opts);
+        let compressed = run_parsed(&ct, &body, parsed, opts);
         clock.mark("compressor");
         let candidate = compressed
             .map(|c| (unwrap::rewrap(c.bytes, &layers), c.method, c.lossless))

@@ -79,13 +79,31 @@ pub fn compress(body: &[u8], query: &str) -> Option<Vec<u8>> {
     let mut clock = crate::profile::Clock::new("json");
     let v = gojson::decode_go(body).ok()?;
     clock.mark("decode");
+    walk_value(&v, query, clock)
+}
+
+/// [`compress`] given the value detection decoded from the body with its
+/// Unicode spaces trimmed. The elider's own decode reads the untrimmed
+/// body, so it would fail on any space JSON does not allow around the
+/// value (U+00A0, vertical tab, …): decline then, as it would.
+pub fn compress_decoded(body: &[u8], trimmed: &Value<'_>, query: &str) -> Option<Vec<u8>> {
+    let t = crate::text::trim_space(body);
+    let lead = t.as_ptr() as usize - body.as_ptr() as usize;
+    let json_ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    if !body[..lead].iter().all(json_ws) || !body[lead + t.len()..].iter().all(json_ws) {
+        return None;
+    }
+    walk_value(trimmed, query, crate::profile::Clock::new("json"))
+}
+
+fn walk_value(v: &Value<'_>, query: &str, clock: crate::profile::Clock) -> Option<Vec<u8>> {
     let mut w = Walker {
         query,
         collapsed: false,
-        out: Vec::with_capacity(body.len() / 2),
+        out: Vec::new(),
         clock,
     };
-    w.walk(&v, false);
+    w.walk(v, false);
     w.clock.mark("walk, emit");
     if !w.collapsed {
         return None;

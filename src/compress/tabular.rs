@@ -56,6 +56,23 @@ pub fn compress(input: &[u8], query: &str) -> Option<Vec<u8>> {
     let mut clock = crate::profile::Clock::new("tabular");
     let t = table::parse(input)?;
     clock.mark("parse");
+    sample(input, &t, query, clock)
+}
+
+/// [`compress`] given the table detection parsed from `input`.
+pub fn compress_parsed(input: &[u8], t: &Table<'_>, query: &str) -> Option<Vec<u8>> {
+    if contains(input, MARKER_GUARD) {
+        return None;
+    }
+    sample(input, t, query, crate::profile::Clock::new("tabular"))
+}
+
+fn sample(
+    input: &[u8],
+    t: &Table<'_>,
+    query: &str,
+    mut clock: crate::profile::Clock,
+) -> Option<Vec<u8>> {
     let hr = t.header_rows();
     let n = t.rows.len();
     if n < MIN_ROWS || n <= hr + 6 {
@@ -81,7 +98,7 @@ pub fn compress(input: &[u8], query: &str) -> Option<Vec<u8>> {
         *k |= failure;
     }
     clock.mark("docs, failures");
-    extrema(&t, &mut keep);
+    extrema(t, &mut keep);
     clock.mark("extrema");
     if !query.is_empty() {
         let scores = relevance::scores(query, &docs);
@@ -95,7 +112,7 @@ pub fn compress(input: &[u8], query: &str) -> Option<Vec<u8>> {
     clock.mark("query");
     kinds::guard(&docs, &mut keep);
     clock.mark("kind guard");
-    let (rows, dropped) = emit(&t, &keep, width);
+    let (rows, dropped) = emit(t, &keep, width);
     if rows.len() >= n {
         return None;
     }
@@ -104,7 +121,7 @@ pub fn compress(input: &[u8], query: &str) -> Option<Vec<u8>> {
         rows.push(marker_row(Cow::Borrowed(CONTRACT), width));
     }
     clock.mark("runs, summaries");
-    let out = rebuild(&t, &rows, input);
+    let out = rebuild(t, &rows, input);
     clock.mark("write");
     if out.len() >= input.len() {
         return None;

@@ -3,7 +3,7 @@
 use caveman_engine::compress::{json, tabular};
 use caveman_engine::engine::{self, Options};
 use caveman_engine::store::{Store, StoreEnv};
-use caveman_engine::{detect, table, toon};
+use caveman_engine::{detect, gojson, table, toon};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -209,6 +209,54 @@ proptest! {
     #[test]
     fn toon_decode_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
         let _ = toon::decode(&bytes);
+    }
+
+    /// `compress` reuses what detection parsed; the answer and the bytes
+    /// must be those of detecting and compressing from scratch.
+    #[test]
+    fn shared_parse_changes_nothing(
+        json in json_payload(),
+        (csv, _) in csv_payload(),
+        pad in prop::sample::select(vec!["", " \n", "\u{a0}", "\x0b", "\u{3000}", "\t\r\n"]),
+        tail in prop::sample::select(vec!["", "\n", "\u{a0}", " \x0c", "\u{2028}"]),
+        junk in prop::collection::vec(prop::sample::select(vec![b'{', b'}', b'[', b']', b'"', b',', b':', b'1', b' ', b'\n', b'|', b',', 0xff]), 0..40),
+    ) {
+        for body in [format!("{pad}{json}{tail}").into_bytes(), format!("{pad}{csv}{tail}").into_bytes(), junk.clone()] {
+            let (word, parsed) = detect::detect_parsed(&body);
+            prop_assert_eq!(word, detect::detect(&body));
+            match parsed {
+                detect::Parsed::Json(v) => {
+                    prop_assert_eq!(json::compress_decoded(&body, &v, ""), json::compress(&body, ""));
+                }
+                detect::Parsed::Table(t) => {
+                    prop_assert_eq!(tabular::compress_parsed(&body, &t, ""), tabular::compress(&body, ""));
+                }
+                detect::Parsed::Nothing => prop_assert!(word != "json" && word != "tabular"),
+            }
+        }
+    }
+
+    /// The same, near valid JSON: one byte of a payload replaced.
+    #[test]
+    fn decode_accepts_what_valid_accepts_near_json(payload in json_payload(), at in any::<prop::sample::Index>(), b in prop::sample::select(vec![b'{', b'}', b'[', b']', b'"', b',', b':', b'1', b'e', b' ', b'\\', 0xff, 0x01])) {
+        let mut bytes = payload.into_bytes();
+        if !bytes.is_empty() {
+            let i = at.index(bytes.len());
+            bytes[i] = b;
+        }
+        prop_assert_eq!(
+            gojson::decode_exact(&bytes, gojson::Options::GO).is_ok(),
+            gojson::is_valid(&bytes)
+        );
+    }
+
+    /// Detection's JSON decode accepts exactly what `json.Valid` accepts.
+    #[test]
+    fn decode_accepts_what_valid_accepts(bytes in prop::collection::vec(prop::sample::select(vec![b'{', b'}', b'[', b']', b'"', b',', b':', b'1', b'0', b'-', b'.', b'e', b't', b'r', b'u', b'n', b'l', b' ', b'\n', b'\\', 0xff, 0xc3, 0xa9, 0x01]), 0..80)) {
+        prop_assert_eq!(
+            gojson::decode_exact(&bytes, gojson::Options::GO).is_ok(),
+            gojson::is_valid(&bytes)
+        );
     }
 
     #[test]
