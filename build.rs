@@ -38,7 +38,18 @@ fn main() {
         }
         table[i] = (rank as u64 + 1) | ((vocab_hash::fingerprint(h) as u64) << 32);
     }
+    let mut filter = vec![0u64; (1usize << vocab_hash::FILTER_BITS) / 64];
+    for rank in 0..VOCAB_SIZE as usize {
+        let bytes = &blob[offsets[rank] as usize..offsets[rank + 1] as usize];
+        let (a, b) = vocab_hash::filter_bits(vocab_hash::vocab_hash(bytes));
+        filter[a / 64] |= 1 << (a % 64);
+        filter[b / 64] |= 1 << (b % 64);
+    }
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    let mut f = std::fs::File::create(out.join("o200k_filter.bin")).unwrap();
+    for w in &filter {
+        f.write_all(&w.to_le_bytes()).unwrap();
+    }
     std::fs::write(out.join("o200k_blob.bin"), &blob).unwrap();
     let mut f = std::fs::File::create(out.join("o200k_offsets.bin")).unwrap();
     for o in &offsets {

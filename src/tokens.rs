@@ -15,12 +15,13 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
-use crate::vocab_hash::{fingerprint, slot_of, vocab_hash, TABLE_BITS};
+use crate::vocab_hash::{filter_bits, fingerprint, slot_of, vocab_hash, TABLE_BITS};
 use unicode_general_category::{get_general_category, GeneralCategory as G};
 
 static BLOB: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_blob.bin"));
 static OFFSETS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_offsets.bin"));
 static TABLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_table.bin"));
+static FILTER: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_filter.bin"));
 
 /// Pieces at least this long use the heap-based merge (O(n log n)); shorter
 /// ones the simple quadratic loop, which is faster on short pieces.
@@ -59,6 +60,12 @@ fn read_u64(data: &[u8], i: usize) -> u64 {
 fn rank_of(bytes: &[u8]) -> Option<u32> {
     let mask = (1usize << TABLE_BITS) - 1;
     let h = vocab_hash(bytes);
+    let (a, b) = filter_bits(h);
+    if read_u64(FILTER, a / 64) & (1 << (a % 64)) == 0
+        || read_u64(FILTER, b / 64) & (1 << (b % 64)) == 0
+    {
+        return None;
+    }
     let fp = fingerprint(h);
     let mut i = slot_of(h);
     loop {
@@ -84,23 +91,39 @@ pub fn go_lossy(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
-fn go_lossy_owned(mut bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len() + 16);
-    loop {
-        match std::str::from_utf8(bytes) {
-            Ok(s) => {
-                out.push_str(s);
-                return out;
+fn go_lossy_owned(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + bytes.len() / 2);
+    let n = bytes.len();
+    let mut i = 0;
+    while i < n {
+        if bytes[i] < 0x80 {
+            let start = i;
+            while i < n && bytes[i] < 0x80 {
+                i += 1;
             }
-            Err(e) => {
-                let good = e.valid_up_to();
-                // SAFETY-free: from_utf8 validated this prefix.
-                out.push_str(std::str::from_utf8(&bytes[..good]).unwrap_or_default());
+            out.push_str(std::str::from_utf8(&bytes[start..i]).unwrap_or_default());
+            continue;
+        }
+        // One character if the sequence at `i` is well formed (Go's
+        // DecodeRune and Rust agree on that), else one U+FFFD for this byte.
+        let width = match bytes[i] {
+            0xC2..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF4 => 4,
+            _ => 1,
+        };
+        match bytes.get(i..i + width).map(std::str::from_utf8) {
+            Some(Ok(c)) if width > 1 => {
+                out.push_str(c);
+                i += width;
+            }
+            _ => {
                 out.push('\u{FFFD}');
-                bytes = &bytes[good + 1..];
+                i += 1;
             }
         }
     }
+    out
 }
 
 // Character classes used by the split pattern, as bit flags.
@@ -441,13 +464,13 @@ impl Splitter<'_> {
 
 /// Rank-merge of one piece (tiktoken's `byte_pair_merge`), returning the
 /// number of tokens. Quadratic; used for short pieces only.
-fn merge_count(piece: &[u8]) -> usize {
+fn merge_count(piece: &[u8], ranks: &mut RankCache) -> usize {
     const MAX: u32 = u32::MAX;
     let n = piece.len();
     let mut parts: Vec<(u32, u32)> = Vec::with_capacity(n + 1);
     let mut min = (MAX, usize::MAX);
     for i in 0..n - 1 {
-        let r = rank_of(&piece[i..i + 2]).unwrap_or(MAX);
+        let r = ranks.rank(&piece[i..i + 2]).unwrap_or(MAX);
         if r < min.0 {
             min = (r, i);
         }
@@ -455,9 +478,11 @@ fn merge_count(piece: &[u8]) -> usize {
     }
     parts.push(((n - 1) as u32, MAX));
     parts.push((n as u32, MAX));
-    let rank_at = |parts: &[(u32, u32)], i: usize| -> u32 {
+    let mut rank_at = |parts: &[(u32, u32)], i: usize| -> u32 {
         if i + 3 < parts.len() {
-            rank_of(&piece[parts[i].0 as usize..parts[i + 3].0 as usize]).unwrap_or(MAX)
+            ranks
+                .rank(&piece[parts[i].0 as usize..parts[i + 3].0 as usize])
+                .unwrap_or(MAX)
         } else {
             MAX
         }
@@ -482,7 +507,7 @@ fn merge_count(piece: &[u8]) -> usize {
 /// Rank-merge of one piece with a binary heap over adjacent pairs and a
 /// linked list of parts: the same merges in the same order as
 /// [`merge_count`] (lowest rank first, leftmost on ties), in O(n log n).
-fn heap_merge_count(piece: &[u8]) -> usize {
+fn heap_merge_count(piece: &[u8], ranks: &mut RankCache) -> usize {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
     const NONE: u32 = u32::MAX;
@@ -495,7 +520,7 @@ fn heap_merge_count(piece: &[u8]) -> usize {
     // Current rank of the pair starting at part i (NONE if not a token).
     let mut pair_rank: Vec<u32> = vec![NONE; n];
     let mut heap: BinaryHeap<Reverse<(u32, u32)>> = BinaryHeap::with_capacity(n);
-    let rank_between = |a: usize, end: usize| rank_of(&piece[a..end]).unwrap_or(NONE);
+    let mut rank_between = |a: usize, end: usize| ranks.rank(&piece[a..end]).unwrap_or(NONE);
     for (i, slot) in pair_rank.iter_mut().enumerate().take(n - 1) {
         *slot = rank_between(i, i + 2);
         if *slot != NONE {
@@ -549,7 +574,7 @@ static LONG_ENCODER: LazyLock<Option<bpe::byte_pair_encoding::BytePairEncoding>>
 /// Tokens of one piece. `big_text`: the text is large enough that loading
 /// the linear encoder is amortised, so it also takes long non-token pieces
 /// (it beats rank merging on long unique pieces such as CJK runs).
-fn piece_count(piece: &[u8], big_text: bool) -> usize {
+fn piece_count(piece: &[u8], big_text: bool, ranks: &mut RankCache) -> usize {
     let n = piece.len();
     if n == 1 || rank_of(piece).is_some() {
         return 1;
@@ -561,9 +586,9 @@ fn piece_count(piece: &[u8], big_text: bool) -> usize {
         // Unreachable with the data build.rs writes; stay exact anyway.
     }
     if n < MEDIUM_PIECE {
-        merge_count(piece)
+        merge_count(piece, ranks)
     } else {
-        heap_merge_count(piece)
+        heap_merge_count(piece, ranks)
     }
 }
 
@@ -583,6 +608,62 @@ const CACHE_SLOTS: usize = 32768;
 struct PieceCache {
     keys: Vec<[u64; 2]>,
     meta: Vec<u32>,
+    ranks: RankCache,
+}
+
+/// Direct-mapped cache of vocabulary probes for strings of at most 16
+/// bytes. Merging probes the same pairs and triples over and over (a CJK
+/// lead byte and its continuation, `\xEF\xBF` of every U+FFFD), and each
+/// probe of the 4 MB table costs a few cache misses. Allocated on first use.
+#[derive(Default)]
+struct RankCache {
+    slots: Vec<RankSlot>,
+}
+
+/// A cached probe: the string (zero-padded) and its length (0: empty
+/// slot), and its rank (`u32::MAX`: not a token).
+#[derive(Clone, Copy, Default)]
+struct RankSlot {
+    a: u64,
+    b: u64,
+    len: u32,
+    rank: u32,
+}
+
+/// log2 of the rank cache's slot count (8192 x 24 bytes).
+const RANK_SLOT_BITS: u32 = 13;
+
+impl RankCache {
+    #[inline]
+    fn rank(&mut self, bytes: &[u8]) -> Option<u32> {
+        let n = bytes.len();
+        if n > 16 {
+            return rank_of(bytes);
+        }
+        if self.slots.is_empty() {
+            self.slots = vec![RankSlot::default(); 1 << RANK_SLOT_BITS];
+        }
+        let mut buf = [0u8; 16];
+        buf[..n].copy_from_slice(bytes);
+        let (lo, hi) = buf.split_at(8);
+        let a = u64::from_le_bytes(lo.try_into().unwrap_or([0; 8]));
+        let b = u64::from_le_bytes(hi.try_into().unwrap_or([0; 8]));
+        let h = (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
+            .wrapping_add(n as u64)
+            .wrapping_mul(0x1656_67B1_9E37_79F9);
+        let slot = &mut self.slots[(h >> (64 - RANK_SLOT_BITS)) as usize];
+        if slot.len == n as u32 && slot.a == a && slot.b == b {
+            return (slot.rank != u32::MAX).then_some(slot.rank);
+        }
+        let r = rank_of(bytes);
+        *slot = RankSlot {
+            a,
+            b,
+            len: n as u32,
+            rank: r.unwrap_or(u32::MAX),
+        };
+        r
+    }
 }
 
 impl PieceCache {
@@ -590,6 +671,7 @@ impl PieceCache {
         PieceCache {
             keys: vec![[0; 2]; CACHE_SLOTS],
             meta: vec![0; CACHE_SLOTS],
+            ranks: RankCache::default(),
         }
     }
 
@@ -597,7 +679,7 @@ impl PieceCache {
     fn count(&mut self, piece: &[u8], big_text: bool) -> usize {
         let n = piece.len();
         if n > CACHED_PIECE {
-            return piece_count(piece, big_text);
+            return piece_count(piece, big_text, &mut self.ranks);
         }
         let mut buf = [0u8; 16];
         buf[..n].copy_from_slice(piece);
@@ -616,7 +698,7 @@ impl PieceCache {
         if m & 0xff == n as u32 && self.keys[slot] == [a, b] {
             return (m >> 8) as usize;
         }
-        let c = piece_count(piece, big_text);
+        let c = piece_count(piece, big_text, &mut self.ranks);
         self.keys[slot] = [a, b];
         self.meta[slot] = ((c as u32) << 8) | n as u32;
         c
@@ -645,18 +727,49 @@ const PARALLEL_MIN: usize = 2 << 20;
 /// How far past a chunk's target end to look for a safe split point.
 const SPLIT_SEARCH: usize = 1 << 16;
 
-/// True when the split pattern always starts a new piece at `p`: after an
-/// ASCII letter or digit followed by ASCII punctuation other than `'`
-/// (letter, digit and contraction pieces cannot take punctuation), or after
-/// a newline followed by a non-space character other than `/` (only a
-/// punctuation piece's `[\r\n/]*` tail can continue past a newline).
+/// True when the split pattern always starts a new piece at `p` (a
+/// character boundary of the valid UTF-8 `t`, 0 < p < len):
+/// * after an ASCII digit followed by ASCII punctuation other than `'`
+///   (a digit piece cannot take punctuation);
+/// * after a newline followed by a non-space character other than `/`
+///   (only a punctuation piece's `[\r\n/]*` tail can continue past a
+///   newline);
+/// * after a letter (`\p{L}`) followed by a character that is neither a
+///   letter, a mark nor `'`: a letter belongs to a letter piece, which can
+///   only continue with letters, marks or a contraction. This is what lets
+///   text without ASCII punctuation (CJK, emoji) be split at all.
 #[inline]
 fn safe_split(t: &[u8], p: usize) -> bool {
     let (a, b) = (t[p - 1], t[p]);
-    if a.is_ascii_alphanumeric() {
+    if (0x80..0xC0).contains(&b) {
+        return false;
+    }
+    if a.is_ascii_digit() {
         return b < 0x80 && ASCII_CLASS[b as usize] == 0 && b != b'\'';
     }
-    a == b'\n' && b < 0x80 && ASCII_CLASS[b as usize] & WS == 0 && b != b'/'
+    if a == b'\n' {
+        return b < 0x80 && ASCII_CLASS[b as usize] & WS == 0 && b != b'/';
+    }
+    let start = (p.saturating_sub(4)..p)
+        .find(|&q| !(0x80..0xC0).contains(&t[q]))
+        .unwrap_or(p - 1);
+    let before = std::str::from_utf8(&t[start..p])
+        .ok()
+        .and_then(|s| s.chars().next_back());
+    let at = std::str::from_utf8(&t[p..(p + 4).min(t.len())]).map_or_else(
+        |e| {
+            std::str::from_utf8(&t[p..p + e.valid_up_to()])
+                .ok()
+                .and_then(|s| s.chars().next())
+        },
+        |s| s.chars().next(),
+    );
+    match (before, at) {
+        (Some(c1), Some(c2)) => {
+            class_of(c1) & LETTER != 0 && class_of(c2) & (LETTER | UP | LO) == 0 && c2 != '\''
+        }
+        _ => false,
+    }
 }
 
 /// Chunk boundaries for counting `t` on `parts` threads.
@@ -688,10 +801,36 @@ pub fn count_parallel(text: &str) -> usize {
 
 /// Token count of raw bytes, as the reference counts them.
 pub fn count(bytes: &[u8]) -> usize {
-    if bytes.is_empty() {
-        return 0;
+    match std::str::from_utf8(bytes) {
+        Ok(text) => count_parallel(text),
+        Err(_) => count_lossy_parallel(bytes),
     }
-    count_parallel(&go_lossy(bytes))
+}
+
+/// Token count of bytes that are not valid UTF-8, using every core: the
+/// bytes are cut where two ASCII bytes meet at a piece boundary (no byte
+/// sequence spans an ASCII byte, so each part converts on its own to the
+/// same characters), and each worker converts and counts its part.
+fn count_lossy_parallel(bytes: &[u8]) -> usize {
+    let parts = crate::par::workers();
+    if bytes.len() < PARALLEL_MIN || parts < 2 {
+        return count_str(&go_lossy(bytes));
+    }
+    let mut cuts = vec![0];
+    for k in 1..parts {
+        let target = bytes.len() * k / parts;
+        let limit = (target + SPLIT_SEARCH).min(bytes.len());
+        let found = (target.max(1)..limit)
+            .find(|&p| bytes[p - 1] < 0x80 && bytes[p] < 0x80 && safe_split(bytes, p));
+        if let Some(p) = found.filter(|&p| p > cuts[cuts.len() - 1]) {
+            cuts.push(p);
+        }
+    }
+    cuts.push(bytes.len());
+    let chunks: Vec<&[u8]> = cuts.windows(2).map(|w| &bytes[w[0]..w[1]]).collect();
+    crate::par::map(chunks, |c| count_str(&go_lossy(c)))
+        .into_iter()
+        .sum()
 }
 
 /// Pieces of the split, for differential tests.
@@ -735,7 +874,13 @@ mod tests {
                 )
             })
             .collect();
-        for text in [json, log] {
+        // No ASCII punctuation, no newline: only letter boundaries split it.
+        let cjk: String = (0..900_000)
+            .map(|i: usize| {
+                ["日本語", "😀", "한국어", "、", " ", "テキスト", "\u{301}"][i * 7 % 11 % 7]
+            })
+            .collect();
+        for text in [json, log, cjk] {
             assert!(text.len() > PARALLEL_MIN);
             for parts in 2..6 {
                 let cuts = split_points(text.as_bytes(), parts);
@@ -757,10 +902,55 @@ mod tests {
     }
 
     #[test]
+    fn parallel_count_of_invalid_bytes_equals_sequential_count() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let bytes: Vec<u8> = (0..PARALLEL_MIN + 12_345)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 24) as u8
+            })
+            .collect();
+        assert!(std::str::from_utf8(&bytes).is_err());
+        assert_eq!(count(&bytes), count_str(&go_lossy(&bytes)));
+    }
+
+    #[test]
     fn invalid_bytes_are_one_replacement_each() {
         assert_eq!(go_lossy(b"a\xE2\x82b"), "a\u{FFFD}\u{FFFD}b");
         assert_eq!(go_lossy(b"\xED\xA0\x80"), "\u{FFFD}\u{FFFD}\u{FFFD}");
         assert_eq!(go_lossy(b"ok"), "ok");
+        // Against the byte-at-a-time definition, on random bytes.
+        fn one_at_a_time(mut bytes: &[u8]) -> String {
+            let mut out = String::new();
+            loop {
+                match std::str::from_utf8(bytes) {
+                    Ok(s) => return out + s,
+                    Err(e) => {
+                        let good = e.valid_up_to();
+                        out.push_str(std::str::from_utf8(&bytes[..good]).unwrap());
+                        out.push('\u{FFFD}');
+                        bytes = &bytes[good + 1..];
+                    }
+                }
+            }
+        }
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for _ in 0..20_000 {
+            let len = (x % 24) as usize;
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    [
+                        0x41, 0x80, 0xBF, 0xC2, 0xE2, 0xED, 0xF0, 0xF4, 0xF5, 0xA0, 0x9F, 0x90,
+                    ][(x % 12) as usize]
+                })
+                .collect();
+            assert_eq!(go_lossy(&bytes), one_at_a_time(&bytes), "{bytes:x?}");
+        }
     }
 
     #[test]
@@ -784,8 +974,8 @@ mod tests {
         ];
         for s in &samples {
             assert_eq!(
-                heap_merge_count(s.as_bytes()),
-                merge_count(s.as_bytes()),
+                heap_merge_count(s.as_bytes(), &mut RankCache::default()),
+                merge_count(s.as_bytes(), &mut RankCache::default()),
                 "{s}"
             );
         }
@@ -799,7 +989,10 @@ mod tests {
                 x ^= x << 17;
                 v.push(b"ab cd.,!?xyz\n\t"[(x % 14) as usize]);
             }
-            assert_eq!(heap_merge_count(&v), merge_count(&v));
+            assert_eq!(
+                heap_merge_count(&v, &mut RankCache::default()),
+                merge_count(&v, &mut RankCache::default())
+            );
         }
     }
 
@@ -812,7 +1005,7 @@ mod tests {
             // Both encoders agree where they meet.
             let piece = &long.as_bytes()[..LONG_PIECE - 4096 - (LONG_PIECE - 4096) % unit.len()];
             assert_eq!(
-                heap_merge_count(piece),
+                heap_merge_count(piece, &mut RankCache::default()),
                 LONG_ENCODER.as_ref().unwrap().count(piece)
             );
             assert!(count(long.as_bytes()) > count(short.as_bytes()));
@@ -832,6 +1025,7 @@ mod differential {
         "a", "b", "Z", "Q", "x", "1", "2", "9", " ", " ", "  ", "\t", "\n", "\r", "\r\n", "'",
         "'s", "'LL", "'re", "\"", ",", ".", "/", "{", "}", ":", "-", "!", "é", "É", "日", "ǅ", "ʰ",
         "\u{301}", "\u{a0}", "\u{3000}", "\u{85}", "😀", "٣", "Ⅷ", "\u{b}", "\u{c}", "_", "#",
+        "、", "。", "キ", "한", "\u{fffd}", "\u{200d}",
     ];
 
     #[test]
