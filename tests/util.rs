@@ -63,6 +63,9 @@ pub fn assert_fatal(out: &Output, msg: &str) {
 pub struct TestCommand {
     pub home: TempDir,
     envs: Vec<(String, String)>,
+    /// A program (and its arguments) that runs the binary: `setpriv` to
+    /// drop root, `sh -c 'ulimit …; exec "$0" "$@"'` to impose a limit.
+    wrapper: Vec<String>,
 }
 
 /// What a run produced.
@@ -96,7 +99,14 @@ impl TestCommand {
         TestCommand {
             home: TempDir::new("home"),
             envs: Vec::new(),
+            wrapper: Vec::new(),
         }
+    }
+
+    /// Runs the binary through `wrapper` (program, then its arguments).
+    pub fn wrapped(mut self, wrapper: &[&str]) -> TestCommand {
+        self.wrapper = wrapper.iter().map(|w| w.to_string()).collect();
+        self
     }
 
     pub fn env(mut self, k: &str, v: &str) -> TestCommand {
@@ -105,7 +115,14 @@ impl TestCommand {
     }
 
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(bin());
+        let mut cmd = match self.wrapper.split_first() {
+            None => Command::new(bin()),
+            Some((program, rest)) => {
+                let mut c = Command::new(program);
+                c.args(rest).arg(bin());
+                c
+            }
+        };
         cmd.args(args);
         for k in TOOL_ENV {
             cmd.env_remove(k);

@@ -153,26 +153,120 @@ fn budget_refusal_passes_through() {
     assert_eq!(st["storage_bytes"], small.len());
 }
 
+/// The uid the read-only test drops to when it runs as root (root ignores
+/// directory modes): `nobody`, through util-linux `setpriv`.
+const NOBODY: u32 = 65534;
+
+fn setpriv_available() -> bool {
+    std::process::Command::new("setpriv")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
 #[test]
-fn unwritable_store_passes_through() {
+fn read_only_store_passes_through() {
+    let mut tc = TestCommand::new();
     if unsafe_is_root() {
-        // Root ignores directory permissions; use a file where the store directory should be.
-        let tc = TestCommand::new();
-        std::fs::write(tc.home.path().join("ccr"), b"not a dir").unwrap();
-        let r = tc.run(&["compress"], table(100, "x").as_bytes());
-        assert_eq!(r.code, 1);
-        assert!(r.stderr_str().starts_with("cannot open recovery store: "));
-        return;
+        if !setpriv_available() {
+            eprintln!("skipped: running as root without setpriv to drop privileges");
+            return;
+        }
+        let uid = NOBODY.to_string();
+        let (reuid, regid) = (format!("--reuid={uid}"), format!("--regid={uid}"));
+        tc = tc.wrapped(&["setpriv", &reuid, &regid, "--clear-groups", "--"]);
+        std::os::unix::fs::chown(tc.home.path(), Some(NOBODY), Some(NOBODY)).unwrap();
     }
-    let tc = TestCommand::new();
     let dir = tc.home.path().join("ccr");
     tc.expect(&["stats"], b"", 0);
+    // A record stored before the directory turned read-only stays readable.
+    let before = table(100, "rw");
+    let h = tc
+        .expect(&["compress"], before.as_bytes(), 0)
+        .handle()
+        .unwrap();
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o500)).unwrap();
     let input = table(100, "ro");
     let r = tc.expect(&["compress"], input.as_bytes(), 0);
-    assert_eq!(r.stdout, input.as_bytes());
-    assert_eq!(r.report()["error"], "cave_ccr_unavailable");
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    assert_eq!(
+        r.stdout,
+        input.as_bytes(),
+        "the input passes through untouched"
+    );
+    assert_eq!(r.report()["error"], "cave_ccr_unavailable");
+    assert!(r.report().get("recovery_handle").is_none());
+    assert_eq!(records(&dir).len(), 1);
+    assert_eq!(
+        tc.expect(&["retrieve", &h], b"", 0).stdout,
+        before.as_bytes()
+    );
+}
+
+#[test]
+fn full_store_passes_through_and_leaves_nothing_behind() {
+    // A file-size limit makes every write past 8 blocks fail (EFBIG, with
+    // SIGXFSZ ignored) as a full disk would, mid-record.
+    let tc = TestCommand::new().wrapped(&[
+        "sh",
+        "-c",
+        "trap '' XFSZ; ulimit -f 8 && exec \"$0\" \"$@\"",
+    ]);
+    let dir = tc.home.path().join("ccr");
+    let small = table(60, "fits");
+    let h = tc
+        .expect(&["compress"], small.as_bytes(), 0)
+        .handle()
+        .expect("a small record fits");
+    let input = table(3000, "full");
+    assert!(input.len() > 16 * 512);
+    let r = tc.expect(&["compress"], input.as_bytes(), 0);
+    assert_eq!(
+        r.stdout,
+        input.as_bytes(),
+        "the input passes through untouched"
+    );
+    assert_eq!(r.report()["error"], "cave_ccr_unavailable");
+    assert!(r.report().get("recovery_handle").is_none());
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != ".lock")
+        .collect();
+    assert_eq!(names, vec![h.clone()], "no partial record, no temp file");
+    assert_eq!(
+        tc.expect(&["retrieve", &h], b"", 0).stdout,
+        small.as_bytes()
+    );
+}
+
+#[test]
+fn missing_store_directory_is_created_again() {
+    let tc = TestCommand::new();
+    let dir = tc.home.path().join("ccr");
+    tc.expect(&["stats"], b"", 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let input = table(100, "gone");
+    let h = tc
+        .expect(&["compress"], input.as_bytes(), 0)
+        .handle()
+        .unwrap();
+    let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700);
+    assert_eq!(
+        tc.expect(&["retrieve", &h], b"", 0).stdout,
+        input.as_bytes()
+    );
+}
+
+#[test]
+fn store_path_taken_by_a_file_is_a_clear_error() {
+    let tc = TestCommand::new();
+    std::fs::write(tc.home.path().join("ccr"), b"not a dir").unwrap();
+    let r = tc.run(&["compress"], table(100, "x").as_bytes());
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.is_empty());
+    assert!(r.stderr_str().starts_with("cannot open recovery store: "));
 }
 
 fn unsafe_is_root() -> bool {
