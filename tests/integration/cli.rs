@@ -5,7 +5,7 @@ use std::process::Stdio;
 
 use serde::Deserialize;
 
-use crate::util::{assert_fatal, TestCommand};
+use crate::util::{assert_fatal, Run, TestCommand};
 
 const HELP: &str = "caveman-engine compress | detect | retrieve <handle> | stats | registry | toon encode|decode | pixel render|simulate | evals run [--fixtures DIR]\n";
 
@@ -415,4 +415,132 @@ fn deep_nesting_and_huge_arrays() {
         tc.expect(&["retrieve", &h], b"", 0).stdout,
         million.as_bytes()
     );
+}
+
+/// Compresses `input` twice: exit 0, no panic, the same bytes both times,
+/// and either the input untouched or a view whose handle gives it back.
+fn survives(tc: &TestCommand, what: &str, input: &[u8]) -> Run {
+    let r = tc.expect(&["compress"], input, 0);
+    assert!(
+        !r.stderr_str().contains("panicked"),
+        "{what}: {}",
+        r.stderr_str()
+    );
+    let again = tc.expect(&["compress"], input, 0);
+    assert_eq!(r.stdout, again.stdout, "{what}: not deterministic");
+    match r.handle() {
+        Some(h) => assert_eq!(tc.expect(&["retrieve", &h], b"", 0).stdout, input, "{what}"),
+        None => assert_eq!(r.stdout, input, "{what}: a pass-through must be exact"),
+    }
+    let d = tc.expect(&["detect"], input, 0);
+    assert!(d.stdout.ends_with(b"\n"), "{what}");
+    r
+}
+
+#[test]
+fn hostile_inputs_pass_through_or_round_trip() {
+    let tc = TestCommand::new();
+    let rows = |sep: &str, end: &str| -> String {
+        let mut s = format!("id{sep}state{sep}ms{end}");
+        for i in 0..300 {
+            s.push_str(&format!("{i}{sep}ok{sep}{}{end}", i % 7));
+        }
+        s
+    };
+    let mut invalid = rows(",", "\n").into_bytes();
+    invalid.extend_from_slice(b"301,\xff\xfe broken,1\n");
+    let nul_json = format!(
+        "[{}]",
+        (0..200)
+            .map(|i| format!("{{\"id\":{i},\"s\":\"a\\u0000b\"}}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let mut nul_csv = rows(",", "\n").into_bytes();
+    nul_csv.extend_from_slice(b"301,o\0k,2\n");
+    let wide = |cols: usize| -> String {
+        let header: Vec<String> = (0..cols).map(|c| format!("c{c}")).collect();
+        let mut s = header.join(",") + "\n";
+        for i in 0..50 {
+            let row: Vec<String> = (0..cols).map(|c| format!("{}", i * c % 11)).collect();
+            s.push_str(&(row.join(",") + "\n"));
+        }
+        s
+    };
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("invalid UTF-8 in a table", invalid),
+        ("NUL escapes in JSON", nul_json.into_bytes()),
+        ("NUL bytes in a table", nul_csv),
+        (
+            "BOM before JSON",
+            [b"\xef\xbb\xbf".as_slice(), orders(60).as_bytes()].concat(),
+        ),
+        (
+            "BOM before a table",
+            [b"\xef\xbb\xbf".as_slice(), rows(",", "\n").as_bytes()].concat(),
+        ),
+        ("CR-only line ends", rows(",", "\r").into_bytes()),
+        ("CRLF line ends", rows(",", "\r\n").into_bytes()),
+        ("128 columns", wide(128).into_bytes()),
+        ("129 columns", wide(129).into_bytes()),
+        ("300 columns", wide(300).into_bytes()),
+        (
+            "random bytes",
+            (0..100_000u32)
+                .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+                .collect(),
+        ),
+    ];
+    for (what, input) in &cases {
+        survives(&tc, what, input);
+    }
+    // 129+ columns are not a table (tabular.md): they pass through.
+    let r = survives(&tc, "129 columns", wide(129).as_bytes());
+    assert_eq!(r.report()["content_type"], "text");
+}
+
+#[test]
+fn a_64_mib_single_line_passes_through() {
+    let tc = TestCommand::new();
+    let line: Vec<u8> = (0..64usize << 20).map(|i| b"abcdefgh, "[i % 10]).collect();
+    let r = tc.expect(&["compress"], &line, 0);
+    assert!(r.stdout == line, "a single line of prose passes through");
+    assert!(r.report()["tokens_before"].as_u64().unwrap() > 10_000_000);
+}
+
+#[test]
+fn secret_field_names_never_reach_a_summary() {
+    let tc = TestCommand::new();
+    let items: Vec<String> = (0..120)
+        .map(|i| {
+            format!(
+                "{{\"id\":{i},\"api_key\":\"sk-live-123\",\"Password\":\"hunter2\",\"session_id\":\"s-{}\",\"authorization\":\"Bearer abc\",\"region\":\"eu\"}}",
+                i % 3
+            )
+        })
+        .collect();
+    let input = format!("[{}]", items.join(","));
+    let r = tc.expect(&["compress"], input.as_bytes(), 0);
+    let out: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    let summaries: Vec<&str> = out
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e.get("__caveman_invariants__").and_then(|s| s.as_str()))
+        .collect();
+    assert!(!summaries.is_empty(), "the run has a summary");
+    for s in summaries {
+        assert!(s.contains("region=eu"), "{s}");
+        for secret in [
+            "api_key",
+            "Password",
+            "session",
+            "authorization",
+            "sk-live",
+            "hunter2",
+            "Bearer",
+        ] {
+            assert!(!s.contains(secret), "{secret} in {s}");
+        }
+    }
 }
