@@ -182,6 +182,40 @@ fn stdin_cap() {
     }
 }
 
+/// A redirected file is read by its size: same answers, same cap.
+#[test]
+fn stdin_from_a_regular_file() {
+    let tc = TestCommand::new();
+    let dir = crate::util::TempDir::new("stdin-file");
+    let run_file = |args: &[&str], bytes: &[u8]| {
+        let path = dir.path().join("in");
+        std::fs::write(&path, bytes).unwrap();
+        let out = tc
+            .command(args)
+            .stdin(std::fs::File::open(&path).unwrap())
+            .output()
+            .unwrap();
+        (out.status.code(), out.stdout, out.stderr)
+    };
+    let input = orders(60);
+    let piped = tc.expect(&["compress"], input.as_bytes(), 0);
+    let (code, stdout, stderr) = run_file(&["compress"], input.as_bytes());
+    assert_eq!(
+        (code, &stdout, &stderr),
+        (Some(0), &piped.stdout, &piped.stderr)
+    );
+    let (code, stdout, _) = run_file(&["detect"], b"");
+    assert_eq!((code, stdout.as_slice()), (Some(0), b"text\n".as_slice()));
+    let over = vec![b'a'; (64 << 20) + 1];
+    let (code, stdout, stderr) = run_file(&["detect"], &over);
+    assert_eq!(code, Some(1));
+    assert!(stdout.is_empty());
+    assert_eq!(
+        stderr,
+        b"read stdin: cave_input_too_large: stdin exceeds 67108864 bytes\n"
+    );
+}
+
 #[test]
 fn stdin_from_a_directory() {
     let tc = TestCommand::new();
