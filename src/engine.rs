@@ -34,6 +34,9 @@ pub struct Compressed {
     pub bytes: Vec<u8>,
     pub method: &'static str,
     pub lossless: bool,
+    /// Token count of `bytes`, when the compressor already counted them
+    /// (the best-of selector does): not counted again.
+    pub tokens: Option<usize>,
 }
 
 /// Runs the compressor registered for `ct` on `body` (engine.md §3).
@@ -47,11 +50,13 @@ fn run_parsed(ct: &str, body: &[u8], parsed: Parsed<'_>, opts: &Options) -> Opti
         bytes,
         method: "elision",
         lossless: false,
+        tokens: None,
     };
     let tabular = |bytes| Compressed {
         bytes,
         method: "tabular",
         lossless: false,
+        tokens: None,
     };
     match (ct, parsed) {
         ("json", _) if opts.toon_best_of => compress::best_of(body, &opts.query),
@@ -67,6 +72,7 @@ fn run_parsed(ct: &str, body: &[u8], parsed: Parsed<'_>, opts: &Options) -> Opti
             bytes,
             method: "toon",
             lossless: true,
+            tokens: None,
         }),
         // Registered in the reference but not built here (log, code, diff,
         // search-result, text, html, config, terminal, …): they decline,
@@ -93,10 +99,20 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
         let compressed = run_parsed(&ct, &body, parsed, opts);
         clock.mark("compressor");
         let candidate = compressed
-            .map(|c| (unwrap::rewrap(c.bytes, &layers), c.method, c.lossless))
-            .filter(|(out, _, _)| out.as_slice() != input)
-            .map(|(out, m, l)| {
-                let after = tokens::count(&out);
+            .map(|c| {
+                // A count of the compressor's bytes holds for the output
+                // only when no wrapper goes back around them.
+                let known = c.tokens.filter(|_| layers.is_empty());
+                (
+                    unwrap::rewrap(c.bytes, &layers),
+                    c.method,
+                    c.lossless,
+                    known,
+                )
+            })
+            .filter(|(out, _, _, _)| out.as_slice() != input)
+            .map(|(out, m, l, known)| {
+                let after = known.unwrap_or_else(|| tokens::count(&out));
                 (out, m, l, after)
             });
         clock.mark("count output");

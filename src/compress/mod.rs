@@ -20,6 +20,7 @@ pub fn best_of(body: &[u8], query: &str) -> Option<Compressed> {
                     bytes: t,
                     method: "toon",
                     lossless: true,
+                    tokens: Some(n),
                 },
                 n,
             ));
@@ -33,6 +34,7 @@ pub fn best_of(body: &[u8], query: &str) -> Option<Compressed> {
                     bytes: e,
                     method: "elision",
                     lossless: false,
+                    tokens: Some(n),
                 },
                 n,
             ));
