@@ -19,6 +19,14 @@ fn run(args: Vec<String>) -> i32 {
             let _ = writeln!(std::io::stderr(), "{HELP}");
             0
         }
+        // cli.md §exit codes: `pixel` with no verb is a usage error (2).
+        "pixel" if rest.is_empty() => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "usage: caveman-engine pixel render|simulate"
+            );
+            2
+        }
         "registry" | "pixel" | "evals" => cmd::fatal(&format!(
             "caveman-engine: {sub} is not part of this build; see README.md"
         )),

@@ -48,6 +48,16 @@ fn help_and_unknown_subcommands() {
     }
     let r = tc.expect(&["bogus"], b"", 2);
     assert_eq!(r.stderr_str(), "unknown caveman-engine subcommand: bogus\n");
+    // Out of scope here, but `pixel` without a verb is still a usage error.
+    let r = tc.expect(&["pixel"], b"", 2);
+    assert_eq!(
+        r.stderr_str(),
+        "usage: caveman-engine pixel render|simulate\n"
+    );
+    for args in [&["pixel", "render"][..], &["registry"], &["evals", "run"]] {
+        let r = tc.expect(args, b"", 1);
+        assert!(r.stderr_str().contains("is not part of this build"));
+    }
 }
 
 #[test]
@@ -576,5 +586,27 @@ fn secret_field_names_never_reach_a_summary() {
         ] {
             assert!(!s.contains(secret), "{secret} in {s}");
         }
+    }
+}
+
+/// `tokens_after` is the count of what was printed, in best-of mode too,
+/// with and without a wrapper around the payload.
+#[test]
+fn best_of_reports_the_count_of_its_output() {
+    let tc = TestCommand::new().env("CAVE_ENGINE_TOON", "best-of");
+    let json = orders(80);
+    let wrapped = format!("<file path=\"orders.json\">\n{json}</file>\n");
+    for input in [json.clone(), wrapped] {
+        let r = tc.expect(&["compress"], input.as_bytes(), 0);
+        let rep = r.report();
+        assert!(rep["recovery_handle"].is_string(), "{}", r.stderr_str());
+        assert_eq!(
+            rep["tokens_after"].as_u64().unwrap() as usize,
+            caveman_engine::tokens::count(&r.stdout)
+        );
+        assert_eq!(
+            rep["tokens_before"].as_u64().unwrap() as usize,
+            caveman_engine::tokens::count(input.as_bytes())
+        );
     }
 }
