@@ -4,16 +4,24 @@
 //! silently wrong (default) result.
 
 /// Threads a data-parallel phase uses: every core, at most 8.
+/// Asked once: `available_parallelism` reads cgroup files on every call.
 pub fn workers() -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8)
+    static WORKERS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *WORKERS.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(8)
+    })
 }
 
 /// Parts for `len` items when each part should get at least `min_part`
 /// items: 1 (run on the calling thread) for small inputs.
 pub fn parts_for(len: usize, min_part: usize) -> usize {
-    (len / min_part.max(1)).clamp(1, workers())
+    let parts = len / min_part.max(1);
+    if parts <= 1 {
+        return 1;
+    }
+    parts.min(workers())
 }
 
 /// `f` of each part, in order; the calling thread takes the first part and
