@@ -7,7 +7,7 @@
 
 use crate::detect::Parsed;
 use crate::report::{Report, StoreFailure, Transformed};
-use crate::store::{NewRecord, PutError, Store};
+use crate::store::{Handle, NewRecord, PutError, Store};
 use crate::{compress, detect, tokens, unwrap};
 
 /// What the caller asked for.
@@ -110,11 +110,16 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
                     known,
                 )
             })
-            .filter(|(out, _, _, _)| out.as_slice() != input)
-            .map(|(out, m, l, known)| {
-                let after = known.unwrap_or_else(|| tokens::count(&out));
-                (out, m, l, after)
-            });
+            .filter(|(out, _, _, _)| out.as_slice() != input);
+        // The handle (SHA-256 of the input) is computed beside the output's
+        // count rather than after it.
+        let hasher = candidate
+            .is_some()
+            .then(|| scope.spawn(|| Handle::of(input)));
+        let candidate = candidate.map(|(out, m, l, known)| {
+            let after = known.unwrap_or_else(|| tokens::count(&out));
+            (out, m, l, after)
+        });
         clock.mark("count output");
         let before = counter.join().unwrap_or_else(|_| tokens::count(input));
         clock.mark("count input");
@@ -135,14 +140,20 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
         if after >= before {
             return pass(None);
         }
-        let put = store.put(&NewRecord {
-            content_type: &ct,
-            compressor: &ct,
-            tokens_before: before as u64,
-            tokens_after: after as u64,
-            original: input,
-            metadata: &[],
-        });
+        let handle = hasher
+            .and_then(|h| h.join().ok())
+            .unwrap_or_else(|| Handle::of(input));
+        let put = store.put_as(
+            handle,
+            &NewRecord {
+                content_type: &ct,
+                compressor: &ct,
+                tokens_before: before as u64,
+                tokens_after: after as u64,
+                original: input,
+                metadata: &[],
+            },
+        );
         clock.mark("store");
         let handle = match put {
             Ok(h) => h,

@@ -429,7 +429,13 @@ impl Store {
 
     /// Stores an original (store.md §3); idempotent, never evicts.
     pub fn put(&self, rec: &NewRecord<'_>) -> Result<Handle, PutError> {
-        let h = Handle::of(rec.original);
+        self.put_as(Handle::of(rec.original), rec)
+    }
+
+    /// [`put`](Store::put) with the handle already computed: it must be
+    /// `Handle::of(rec.original)` (checked in debug builds).
+    pub(crate) fn put_as(&self, h: Handle, rec: &NewRecord<'_>) -> Result<Handle, PutError> {
+        debug_assert_eq!(h, Handle::of(rec.original));
         let io_err = |e: io::Error| PutError::Io(go_errno(&e));
         let _lock = self.lock().map_err(io_err)?;
         let existing = match self.read_record(&h) {
