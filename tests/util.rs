@@ -176,6 +176,11 @@ impl TestCommand {
         }
     }
 
+    /// What `retrieve HANDLE` prints (asserting exit 0).
+    pub fn retrieved(&self, handle: &str) -> Vec<u8> {
+        self.expect(&["retrieve", handle], b"", 0).stdout
+    }
+
     /// Runs and asserts the exit code, printing everything on failure.
     pub fn expect(&self, args: &[&str], stdin: &[u8], code: i32) -> Run {
         let r = self.run(args, stdin);

@@ -252,24 +252,6 @@ fn last_wins(mut v: Vec<(u32, f64)>) -> Vec<(u32, f64)> {
     out
 }
 
-/// Maximal runs of dropped elements, in order.
-fn dropped_runs(keep: &[bool]) -> Vec<Range<usize>> {
-    let mut runs = Vec::new();
-    let mut i = 0;
-    while i < keep.len() {
-        if keep[i] {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < keep.len() && !keep[i] {
-            i += 1;
-        }
-        runs.push(start..i);
-    }
-    runs
-}
-
 /// Each run's summary and dropped bytes (its elements' canonical lengths
 /// plus one separator each), on every core when there are many runs.
 fn run_summaries(
@@ -369,7 +351,7 @@ impl Walker<'_> {
             self.clock.mark("kind guard");
         }
 
-        let runs = dropped_runs(&keep);
+        let runs = super::shared::dropped_runs(&keep);
         let summaries = run_summaries(items, &docs, &runs);
         if big {
             self.clock.mark("summaries");

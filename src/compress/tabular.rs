@@ -184,7 +184,7 @@ fn marker_row(text: Cow<'_, str>, width: usize) -> Vec<Cow<'_, str>> {
 /// summaries are computed first, on every core.
 fn emit<'t>(t: &'t Table<'_>, keep: &[bool], width: usize) -> (Vec<Vec<Cow<'t, str>>>, usize) {
     let header: Vec<&str> = t.rows[0].iter().map(|h| trim_str(h)).collect();
-    let runs = dropped_runs(keep);
+    let runs = super::shared::dropped_runs(keep);
     let rows_in_runs: usize = runs.iter().map(|r| r.len()).sum();
     let markers = crate::par::map_each(&runs, crate::par::parts_for(rows_in_runs, 4096), |run| {
         marker_of(t, &header, run.clone())
@@ -211,24 +211,6 @@ fn emit<'t>(t: &'t Table<'_>, keep: &[bool], width: usize) -> (Vec<Vec<Cow<'t, s
     }
     out.extend((next..t.rows.len()).map(borrowed));
     (out, dropped)
-}
-
-/// Maximal runs of dropped rows, in order.
-fn dropped_runs(keep: &[bool]) -> Vec<Range<usize>> {
-    let mut runs = Vec::new();
-    let mut i = 0;
-    while i < keep.len() {
-        if keep[i] {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < keep.len() && !keep[i] {
-            i += 1;
-        }
-        runs.push(start..i);
-    }
-    runs
 }
 
 /// A run's marker text and the bytes it drops, or `None` when a marker

@@ -428,7 +428,7 @@ fn closed_stdout_is_not_an_error() {
     // The report still names the stored original, and it comes back.
     let rep: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
     let h = rep["recovery_handle"].as_str().unwrap();
-    assert_eq!(tc.expect(&["retrieve", h], b"", 0).stdout, input.as_bytes());
+    assert_eq!(tc.retrieved(h), input.as_bytes());
 }
 
 #[test]
@@ -455,10 +455,7 @@ fn deep_nesting_and_huge_arrays() {
         .starts_with(b"[7,7,7,{\"__caveman_elided__\":999995,\"__caveman_note__\":"));
     assert!(r.stdout.ends_with(b"},7,7]"));
     let h = r.handle().unwrap();
-    assert_eq!(
-        tc.expect(&["retrieve", &h], b"", 0).stdout,
-        million.as_bytes()
-    );
+    assert_eq!(tc.retrieved(&h), million.as_bytes());
 }
 
 /// Compresses `input` twice: exit 0, no panic, the same bytes both times,
@@ -473,7 +470,7 @@ fn survives(tc: &TestCommand, what: &str, input: &[u8]) -> Run {
     let again = tc.expect(&["compress"], input, 0);
     assert_eq!(r.stdout, again.stdout, "{what}: not deterministic");
     match r.handle() {
-        Some(h) => assert_eq!(tc.expect(&["retrieve", &h], b"", 0).stdout, input, "{what}"),
+        Some(h) => assert_eq!(tc.retrieved(&h), input, "{what}"),
         None => assert_eq!(r.stdout, input, "{what}: a pass-through must be exact"),
     }
     let d = tc.expect(&["detect"], input, 0);

@@ -2,7 +2,7 @@
 
 use std::os::unix::fs::PermissionsExt;
 
-use crate::util::{TempDir, TestCommand};
+use crate::util::{Run, TempDir, TestCommand};
 
 fn table(n: usize, tag: &str) -> String {
     let mut s = String::from("id,host,state,ms\n");
@@ -10,6 +10,17 @@ fn table(n: usize, tag: &str) -> String {
         s.push_str(&format!("{i},{tag}-{},ok,{}\n", i % 5, 20 + i % 9));
     }
     s
+}
+
+/// The input came back untouched, reported with `error` and no handle.
+fn assert_passed_through(r: &Run, input: &str, error: &str) {
+    assert_eq!(
+        r.stdout,
+        input.as_bytes(),
+        "the input passes through untouched"
+    );
+    assert_eq!(r.report()["error"], error);
+    assert!(r.report().get("recovery_handle").is_none());
 }
 
 fn records(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
@@ -28,10 +39,7 @@ fn round_trip_and_permissions() {
     let input = table(200, "web");
     let r = tc.expect(&["compress"], input.as_bytes(), 0);
     let h = r.handle().expect("a table of 200 rows compresses");
-    assert_eq!(
-        tc.expect(&["retrieve", &h], b"", 0).stdout,
-        input.as_bytes()
-    );
+    assert_eq!(tc.retrieved(&h), input.as_bytes());
     let dir = tc.home.path().join("ccr");
     let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o700);
@@ -60,10 +68,7 @@ fn ccr_dir_overrides_home() {
         .handle()
         .unwrap();
     assert_eq!(records(&target).len(), 1);
-    assert_eq!(
-        tc.expect(&["retrieve", &h], b"", 0).stdout,
-        input.as_bytes()
-    );
+    assert_eq!(tc.retrieved(&h), input.as_bytes());
 }
 
 /// Compresses `input` and returns its handle, record path and record bytes.
@@ -113,10 +118,7 @@ fn damaged_records_are_errors_not_bytes() {
     std::fs::remove_file(&path).unwrap();
     std::fs::write(&path, &bad).unwrap();
     tc.expect(&["compress"], input.as_bytes(), 0);
-    assert_eq!(
-        tc.expect(&["retrieve", &h], b"", 0).stdout,
-        input.as_bytes()
-    );
+    assert_eq!(tc.retrieved(&h), input.as_bytes());
 }
 
 #[test]
@@ -130,17 +132,13 @@ fn budget_refusal_passes_through() {
         .unwrap();
     let big = table(400, "b");
     let r = tc.expect(&["compress"], big.as_bytes(), 0);
-    assert_eq!(r.stdout, big.as_bytes());
+    assert_passed_through(&r, &big, "cave_ccr_budget_exceeded");
     let rep = r.report();
-    assert_eq!(rep["error"], "cave_ccr_budget_exceeded");
     assert_eq!(rep["ratio"], 0);
     assert_eq!(rep["tokens_after"], rep["tokens_before"]);
     assert!(rep.get("recovery_handle").is_none());
     // Existing records stay retrievable; a repeat put of them succeeds.
-    assert_eq!(
-        tc.expect(&["retrieve", &h], b"", 0).stdout,
-        small.as_bytes()
-    );
+    assert_eq!(tc.retrieved(&h), small.as_bytes());
     assert_eq!(
         tc.expect(&["compress"], small.as_bytes(), 0)
             .handle()
@@ -189,18 +187,9 @@ fn read_only_store_passes_through() {
     let input = table(100, "ro");
     let r = tc.expect(&["compress"], input.as_bytes(), 0);
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
-    assert_eq!(
-        r.stdout,
-        input.as_bytes(),
-        "the input passes through untouched"
-    );
-    assert_eq!(r.report()["error"], "cave_ccr_unavailable");
-    assert!(r.report().get("recovery_handle").is_none());
+    assert_passed_through(&r, &input, "cave_ccr_unavailable");
     assert_eq!(records(&dir).len(), 1);
-    assert_eq!(
-        tc.expect(&["retrieve", &h], b"", 0).stdout,
-        before.as_bytes()
-    );
+    assert_eq!(tc.retrieved(&h), before.as_bytes());
 }
 
 #[test]
@@ -221,23 +210,14 @@ fn full_store_passes_through_and_leaves_nothing_behind() {
     let input = table(3000, "full");
     assert!(input.len() > 16 * 512);
     let r = tc.expect(&["compress"], input.as_bytes(), 0);
-    assert_eq!(
-        r.stdout,
-        input.as_bytes(),
-        "the input passes through untouched"
-    );
-    assert_eq!(r.report()["error"], "cave_ccr_unavailable");
-    assert!(r.report().get("recovery_handle").is_none());
+    assert_passed_through(&r, &input, "cave_ccr_unavailable");
     let names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n != ".lock")
         .collect();
     assert_eq!(names, vec![h.clone()], "no partial record, no temp file");
-    assert_eq!(
-        tc.expect(&["retrieve", &h], b"", 0).stdout,
-        small.as_bytes()
-    );
+    assert_eq!(tc.retrieved(&h), small.as_bytes());
 }
 
 #[test]
@@ -253,10 +233,7 @@ fn missing_store_directory_is_created_again() {
         .unwrap();
     let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o700);
-    assert_eq!(
-        tc.expect(&["retrieve", &h], b"", 0).stdout,
-        input.as_bytes()
-    );
+    assert_eq!(tc.retrieved(&h), input.as_bytes());
 }
 
 #[test]
@@ -295,10 +272,7 @@ fn many_processes_at_once() {
         assert_eq!(out.status.code(), Some(0));
         let rep: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
         let h = rep["recovery_handle"].as_str().unwrap().to_string();
-        assert_eq!(
-            tc.expect(&["retrieve", &h], b"", 0).stdout,
-            input.as_bytes()
-        );
+        assert_eq!(tc.retrieved(&h), input.as_bytes());
     }
     assert_eq!(records(&tc.home.path().join("ccr")).len(), 4);
 }

@@ -7,3 +7,33 @@ pub mod kinds;
 pub mod relevance;
 pub mod robust;
 pub mod words;
+
+/// Maximal runs of dropped units (`keep[i]` false), in order: each becomes
+/// one marker, or stays as it is when a marker would not pay.
+pub fn dropped_runs(keep: &[bool]) -> Vec<std::ops::Range<usize>> {
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < keep.len() {
+        if keep[i] {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < keep.len() && !keep[i] {
+            i += 1;
+        }
+        runs.push(start..i);
+    }
+    runs
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dropped_runs_are_maximal() {
+        let k = [true, false, false, true, false, true, true, false];
+        assert_eq!(super::dropped_runs(&k), vec![1..3, 4..5, 7..8]);
+        assert!(super::dropped_runs(&[true, true]).is_empty());
+        assert_eq!(super::dropped_runs(&[false; 3]), vec![0..3]);
+    }
+}
