@@ -46,15 +46,24 @@ pub fn map<I: Send, R: Send>(parts: Vec<I>, f: impl Fn(I) -> R + Sync) -> Vec<R>
     })
 }
 
+/// `f` of each of `parts` consecutive chunks of `items` (fewer when
+/// `items` is short), in order.
+pub fn map_chunks<T: Sync, R: Send>(
+    items: &[T],
+    parts: usize,
+    f: impl Fn(&[T]) -> R + Sync,
+) -> Vec<R> {
+    let size = items.len().div_ceil(parts.max(1)).max(1);
+    map(items.chunks(size).collect(), f)
+}
+
 /// `f` of each element of `items`, in order, split into `parts` chunks.
 pub fn map_each<T: Sync, R: Send>(items: &[T], parts: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     if parts <= 1 || items.len() < 2 {
         return items.iter().map(f).collect();
     }
-    let size = items.len().div_ceil(parts);
-    let chunks: Vec<&[T]> = items.chunks(size).collect();
     let f = &f;
-    map(chunks, |c| c.iter().map(f).collect::<Vec<R>>())
+    map_chunks(items, parts, |c| c.iter().map(f).collect::<Vec<R>>())
         .into_iter()
         .flatten()
         .collect()

@@ -617,6 +617,22 @@ struct PieceCache {
     ranks: RankCache,
 }
 
+/// Key of a string of at most 16 bytes for the direct-mapped caches: its
+/// bytes zero-padded into two words (the caches store the length beside
+/// them), and a hash whose top bits pick the slot.
+#[inline]
+fn short_key(bytes: &[u8]) -> ([u64; 2], u64) {
+    let mut buf = [0u8; 16];
+    buf[..bytes.len()].copy_from_slice(bytes);
+    let (lo, hi) = buf.split_at(8);
+    let a = u64::from_le_bytes(lo.try_into().unwrap_or([0; 8]));
+    let b = u64::from_le_bytes(hi.try_into().unwrap_or([0; 8]));
+    let h = (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
+        .wrapping_add(bytes.len() as u64)
+        .wrapping_mul(0x1656_67B1_9E37_79F9);
+    ([a, b], h)
+}
+
 /// Direct-mapped cache of vocabulary probes for strings of at most 16
 /// bytes. Merging probes the same pairs and triples over and over (a CJK
 /// lead byte and its continuation, `\xEF\xBF` of every U+FFFD), and each
@@ -649,14 +665,7 @@ impl RankCache {
         if self.slots.is_empty() {
             self.slots = vec![RankSlot::default(); 1 << RANK_SLOT_BITS];
         }
-        let mut buf = [0u8; 16];
-        buf[..n].copy_from_slice(bytes);
-        let (lo, hi) = buf.split_at(8);
-        let a = u64::from_le_bytes(lo.try_into().unwrap_or([0; 8]));
-        let b = u64::from_le_bytes(hi.try_into().unwrap_or([0; 8]));
-        let h = (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
-            .wrapping_add(n as u64)
-            .wrapping_mul(0x1656_67B1_9E37_79F9);
+        let ([a, b], h) = short_key(bytes);
         let slot = &mut self.slots[(h >> (64 - RANK_SLOT_BITS)) as usize];
         if slot.len == n as u32 && slot.a == a && slot.b == b {
             return (slot.rank != u32::MAX).then_some(slot.rank);
@@ -688,17 +697,7 @@ impl PieceCache {
         if n > CACHED_PIECE {
             return piece_count(piece, big_text, &mut self.ranks);
         }
-        let mut buf = [0u8; 16];
-        buf[..n].copy_from_slice(piece);
-        let a = u64::from_le_bytes([
-            buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7],
-        ]);
-        let b = u64::from_le_bytes([
-            buf[8], buf[9], buf[10], buf[11], buf[12], buf[13], buf[14], buf[15],
-        ]);
-        let h = (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
-            .wrapping_add(n as u64)
-            .wrapping_mul(0x1656_67B1_9E37_79F9);
+        let ([a, b], h) = short_key(piece);
         let slot = (h >> self.shift) as usize;
         // meta: low 8 bits the piece length (0 = empty), the rest the count.
         let m = self.meta[slot];
@@ -779,14 +778,15 @@ fn safe_split(t: &[u8], p: usize) -> bool {
     }
 }
 
-/// Chunk boundaries for counting `t` on `parts` threads.
-fn split_points(t: &[u8], parts: usize) -> Vec<usize> {
+/// Chunk boundaries for counting `t` on `parts` threads: the first point
+/// at or after each even share where `cut_ok` holds.
+fn split_points(t: &[u8], parts: usize, cut_ok: impl Fn(usize) -> bool) -> Vec<usize> {
     let mut cuts = vec![0];
     for k in 1..parts {
         let target = t.len() * k / parts;
         let limit = (target + SPLIT_SEARCH).min(t.len());
-        if let Some(p) = (target.max(1)..limit).find(|&p| safe_split(t, p)) {
-            if p > *cuts.last().unwrap_or(&0) {
+        if let Some(p) = (target.max(1)..limit).find(|&p| cut_ok(p)) {
+            if p > cuts[cuts.len() - 1] {
                 cuts.push(p);
             }
         }
@@ -801,7 +801,8 @@ pub fn count_parallel(text: &str) -> usize {
     if text.len() < PARALLEL_MIN || parts < 2 {
         return count_str(text);
     }
-    let cuts = split_points(text.as_bytes(), parts);
+    let t = text.as_bytes();
+    let cuts = split_points(t, parts, |p| safe_split(t, p));
     let chunks: Vec<&str> = cuts.windows(2).map(|w| &text[w[0]..w[1]]).collect();
     crate::par::map(chunks, count_str).into_iter().sum()
 }
@@ -823,17 +824,9 @@ fn count_lossy_parallel(bytes: &[u8]) -> usize {
     if bytes.len() < PARALLEL_MIN || parts < 2 {
         return count_str(&go_lossy(bytes));
     }
-    let mut cuts = vec![0];
-    for k in 1..parts {
-        let target = bytes.len() * k / parts;
-        let limit = (target + SPLIT_SEARCH).min(bytes.len());
-        let found = (target.max(1)..limit)
-            .find(|&p| bytes[p - 1] < 0x80 && bytes[p] < 0x80 && safe_split(bytes, p));
-        if let Some(p) = found.filter(|&p| p > cuts[cuts.len() - 1]) {
-            cuts.push(p);
-        }
-    }
-    cuts.push(bytes.len());
+    let cuts = split_points(bytes, parts, |p| {
+        bytes[p - 1] < 0x80 && bytes[p] < 0x80 && safe_split(bytes, p)
+    });
     let chunks: Vec<&[u8]> = cuts.windows(2).map(|w| &bytes[w[0]..w[1]]).collect();
     crate::par::map(chunks, |c| count_str(&go_lossy(c)))
         .into_iter()
@@ -890,7 +883,8 @@ mod tests {
         for text in [json, log, cjk] {
             assert!(text.len() > PARALLEL_MIN);
             for parts in 2..6 {
-                let cuts = split_points(text.as_bytes(), parts);
+                let t = text.as_bytes();
+                let cuts = split_points(t, parts, |p| safe_split(t, p));
                 assert!(cuts.len() > 2, "no split found");
                 let sum: usize = cuts.windows(2).map(|w| count_str(&text[w[0]..w[1]])).sum();
                 assert_eq!(sum, count_str(&text));

@@ -148,8 +148,7 @@ struct Rendered {
 /// buffer per chunk rather than one allocation per element.
 fn canonical_docs(items: &[Value<'_>]) -> Vec<Rendered> {
     let parts = crate::par::parts_for(items.len(), 2048);
-    let size = items.len().div_ceil(parts).max(1);
-    crate::par::map(items.chunks(size).collect(), |chunk| {
+    crate::par::map_chunks(items, parts, |chunk| {
         let mut buf = Vec::new();
         let mut ends = Vec::with_capacity(chunk.len());
         for it in chunk {

@@ -12,6 +12,13 @@ fn table(n: usize, tag: &str) -> String {
     s
 }
 
+/// `retrieve HANDLE` fails with exit 1 and no bytes; returns its stderr.
+fn refused(tc: &TestCommand, handle: &str) -> String {
+    let r = tc.expect(&["retrieve", handle], b"", 1);
+    assert!(r.stdout.is_empty(), "a refused record prints no bytes");
+    r.stderr_str()
+}
+
 /// The input came back untouched, reported with `error` and no handle.
 fn assert_passed_through(r: &Run, input: &str, error: &str) {
     assert_eq!(
@@ -92,28 +99,19 @@ fn damaged_records_are_errors_not_bytes() {
     let last = bad.len() - 10;
     bad[last] ^= 0x20;
     std::fs::write(&path, &bad).unwrap();
-    let r = tc.expect(&["retrieve", &h], b"", 1);
-    assert!(r.stdout.is_empty());
+    let err = refused(&tc, &h);
     assert!(
-        r.stderr_str()
-            .starts_with(&format!("retrieve: ccr get: damaged record {h}: ")),
-        "{}",
-        r.stderr_str()
+        err.starts_with(&format!("retrieve: ccr get: damaged record {h}: ")),
+        "{err}"
     );
     // Truncated.
     std::fs::write(&path, &good[..good.len() / 2]).unwrap();
-    let r = tc.expect(&["retrieve", &h], b"", 1);
-    assert!(r.stdout.is_empty());
+    refused(&tc, &h);
     // A symlink in place of a record is refused.
     std::fs::remove_file(&path).unwrap();
     std::os::unix::fs::symlink("/etc/passwd", &path).unwrap();
-    let r = tc.expect(&["retrieve", &h], b"", 1);
-    assert!(r.stdout.is_empty());
-    assert!(
-        r.stderr_str().contains("refusing non-regular file"),
-        "{}",
-        r.stderr_str()
-    );
+    let err = refused(&tc, &h);
+    assert!(err.contains("refusing non-regular file"), "{err}");
     // compress repairs the record.
     std::fs::remove_file(&path).unwrap();
     std::fs::write(&path, &bad).unwrap();
@@ -313,13 +311,8 @@ fn crafted_headers_are_damaged_not_trusted() {
             1,
         );
         std::fs::write(&path, bad.as_bytes()).unwrap();
-        let r = tc.expect(&["retrieve", &h], b"", 1);
-        assert!(r.stdout.is_empty());
-        assert!(
-            r.stderr_str().contains("damaged record"),
-            "{}",
-            r.stderr_str()
-        );
+        let err = refused(&tc, &h);
+        assert!(err.contains("damaged record"), "{err}");
         let s = tc.expect(&["stats"], b"", 1);
         assert!(s.stderr_str().starts_with("stats: "), "{}", s.stderr_str());
     }

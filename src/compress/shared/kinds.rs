@@ -56,7 +56,7 @@ pub fn is_decimal(c: char) -> bool {
 }
 
 /// A unit's kind: its token hashes (sorted, unique) and masking mode.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Profile {
     tokens: Vec<u64>,
     masked: bool,
@@ -251,7 +251,7 @@ pub fn guard<S: AsRef<str> + Sync>(units: &[S], keep: &mut [bool]) {
     let mut promotions = 0;
     // Classes only grow, so a profile seen once (represented, or promoted
     // and so a class itself) is represented from then on.
-    let mut seen: rustc_hash::FxHashSet<(bool, Vec<u64>)> = Default::default();
+    let mut seen: rustc_hash::FxHashSet<Profile> = Default::default();
     // Profiles are pure: compute them a block at a time on every core, and
     // stop computing once the promotion cap keeps everything that is left.
     let dropped: Vec<usize> = (0..keep.len()).filter(|&i| !keep[i]).collect();
@@ -269,12 +269,17 @@ pub fn guard<S: AsRef<str> + Sync>(units: &[S], keep: &mut [bool]) {
                 keep[i] = true;
                 continue;
             }
-            if !seen.insert((d.masked, d.tokens.clone())) || represented(&d, &classes) {
+            if seen.contains(&d) {
+                continue;
+            }
+            if represented(&d, &classes) {
+                seen.insert(d);
                 continue;
             }
             keep[i] = true;
             promotions += 1;
-            classes.push(d);
+            classes.push(d.clone());
+            seen.insert(d);
         }
     }
 }
