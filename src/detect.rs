@@ -36,7 +36,7 @@ pub enum Parsed<'a> {
     /// Nothing reusable (or the payload is not JSON or a table).
     Nothing,
     /// The JSON value of the trimmed body, decoded as the elider decodes.
-    Json(gojson::Value<'a>),
+    Json(gojson::Tape<'a>),
     /// The table the sampler reads.
     Table(table::Table<'a>),
 }

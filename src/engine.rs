@@ -61,7 +61,7 @@ fn run_parsed(ct: &str, body: &[u8], parsed: Parsed<'_>, opts: &Options) -> Opti
     match (ct, parsed) {
         ("json", _) if opts.toon_best_of => compress::best_of(body, &opts.query),
         ("json", Parsed::Json(v)) => {
-            compress::json::compress_decoded(body, &v, &opts.query).map(elision)
+            compress::json::compress_decoded(body, v.root(), &opts.query).map(elision)
         }
         ("json", _) => compress::json::compress(body, &opts.query).map(elision),
         ("tabular", Parsed::Table(t)) => {

@@ -2,7 +2,7 @@
 //! units joined by gap markers (spec/store.md §6).
 
 use crate::compress::shared::relevance;
-use crate::gojson::{self, Value};
+use crate::gojson::{self, Json, Value};
 use crate::table;
 use crate::text::{is_blank, trim_space, trim_str};
 
@@ -14,7 +14,7 @@ const GAP: &str = "\u{2026} [caveman: non-adjacent] \u{2026}";
 fn units(c: &[u8]) -> Option<(Option<String>, Vec<String>)> {
     if let Ok(v) = gojson::decode_go(c) {
         let mut groups: Vec<Vec<String>> = Vec::new();
-        collect_groups(&v, &mut groups);
+        collect_groups(v.root(), &mut groups);
         if groups.is_empty() {
             return None;
         }
@@ -44,15 +44,15 @@ fn units(c: &[u8]) -> Option<(Option<String>, Vec<String>)> {
     }
 }
 
-fn collect_groups(v: &Value<'_>, groups: &mut Vec<Vec<String>>) {
-    match v {
+fn collect_groups(v: Json<'_>, groups: &mut Vec<Vec<String>>) {
+    match v.get() {
         Value::Object(m) => {
             for (_, val) in m {
                 collect_groups(val, groups);
             }
         }
         Value::Array(items) => {
-            if !items.is_empty() && items.iter().all(|i| matches!(i, Value::Object(_))) {
+            if !items.is_empty() && items.iter().all(|i| i.is_object()) {
                 groups.push(
                     items
                         .iter()

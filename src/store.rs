@@ -366,6 +366,48 @@ impl Store {
         parse_record(h, data)
     }
 
+    /// The verified record of `h` read as a stream rather than into memory
+    /// (a 64 MiB original is not held twice): its header, whether its
+    /// original equals `original`, and its metadata.
+    fn existing(&self, h: &Handle, original: &[u8]) -> Result<(Header, bool, Vec<u8>), GetError> {
+        let io_err = |e: io::Error| GetError::Io(go_errno(&e));
+        let f = self.open_record(h)?;
+        let size = f.metadata().map_err(io_err)?.len();
+        let mut rdr = io::BufReader::with_capacity(1 << 16, f);
+        let mut first = Vec::new();
+        io::BufRead::read_until(&mut rdr, b'\n', &mut first).map_err(io_err)?;
+        let mut second = Vec::new();
+        io::BufRead::read_until(&mut rdr, b'\n', &mut second).map_err(io_err)?;
+        let header = parse_header_lines(h, &first, &second)?;
+        let expect = ((first.len() + second.len()) as u64)
+            .checked_add(header.original_len)
+            .and_then(|x| x.checked_add(header.metadata_len));
+        if expect != Some(size) {
+            return Err(damaged(h, "length mismatch"));
+        }
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(&second);
+        let mut same = header.original_len == original.len() as u64;
+        let mut at = 0usize;
+        let mut left = header.original_len;
+        let mut buf = vec![0u8; 1 << 16];
+        while left > 0 {
+            let n = buf.len().min(left as usize);
+            rdr.read_exact(&mut buf[..n]).map_err(io_err)?;
+            hasher.update(&buf[..n]);
+            same = same && original.get(at..at + n) == Some(&buf[..n]);
+            at += n;
+            left -= n as u64;
+        }
+        let mut metadata = vec![0u8; header.metadata_len as usize];
+        rdr.read_exact(&mut metadata).map_err(io_err)?;
+        hasher.update(&metadata);
+        if hasher.finalize().to_hex().as_bytes() != &first[MAGIC.len()..MAGIC.len() + 64] {
+            return Err(damaged(h, "checksum mismatch"));
+        }
+        Ok((header, same, metadata))
+    }
+
     /// Reads only the header of a record (for stats and budget checks).
     fn read_header(&self, h: &Handle) -> Result<Header, GetError> {
         let f = self.open_record(h)?;
@@ -438,11 +480,8 @@ impl Store {
         debug_assert_eq!(h, Handle::of(rec.original));
         let io_err = |e: io::Error| PutError::Io(go_errno(&e));
         let _lock = self.lock().map_err(io_err)?;
-        let existing = match self.read_record(&h) {
-            Ok((hd, data)) => Some((hd, data)),
-            Err(GetError::NotFound) => None,
-            Err(_) => None, // damaged: rewritten below
-        };
+        // Missing or damaged: (re)written below.
+        let existing = self.existing(&h, rec.original).ok();
         let mut header = Header {
             content_type: rec.content_type.to_string(),
             compressor: rec.compressor.to_string(),
@@ -454,15 +493,13 @@ impl Store {
         };
         let mut metadata = rec.metadata;
         let mut existing_bytes = 0u64;
-        if let Some((old, data)) = &existing {
-            let meta_start = data.len() - old.metadata_len as usize;
-            let orig_start = meta_start - old.original_len as usize;
-            let old_meta = &data[meta_start..];
+        if let Some((old, same_original, old_meta)) = &existing {
+            let old_meta = old_meta.as_slice();
             if old.content_type == header.content_type
                 && old.compressor == header.compressor
                 && old.tokens_before == header.tokens_before
                 && old.tokens_after == header.tokens_after
-                && &data[orig_start..meta_start] == rec.original
+                && *same_original
                 && old_meta == rec.metadata
             {
                 return Ok(h);

@@ -2,7 +2,7 @@
 //! on anything outside the subset) and `decode` (TOON → compact Go JSON).
 
 use crate::gofmt::{go_quote, write_json_str};
-use crate::gojson::{self, Keys, Options, Value};
+use crate::gojson::{self, Json, Keys, Members, Options, Value};
 use crate::text::{is_blank, leading_space, trailing_space};
 
 /// Nesting the encoder accepts; far beyond the spec's 50,000-level example,
@@ -19,8 +19,8 @@ fn is_safe_key(k: &[u8]) -> bool {
         .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-'))
 }
 
-fn is_scalar(v: &Value<'_>) -> bool {
-    !matches!(v, Value::Array(_) | Value::Object(_))
+fn is_scalar(v: Json<'_>) -> bool {
+    !v.is_container()
 }
 
 fn needs_quotes(s: &str) -> bool {
@@ -42,11 +42,11 @@ fn needs_quotes(s: &str) -> bool {
     matches!(s, "true" | "false" | "null") || gojson::is_number_literal(b)
 }
 
-fn scalar(out: &mut Vec<u8>, v: &Value<'_>) {
-    match v {
+fn scalar(out: &mut Vec<u8>, v: Json<'_>) {
+    match v.get() {
         Value::String(s) if needs_quotes(s) => write_json_str(out, s.as_bytes()),
         Value::String(s) => out.extend_from_slice(s.as_bytes()),
-        other => gojson::write(out, other),
+        _ => gojson::write(out, v),
     }
 }
 
@@ -57,22 +57,22 @@ fn indent(out: &mut Vec<u8>, level: usize) {
 }
 
 /// Field names of a uniform flat object array, or `None`.
-fn uniform_fields<'v>(items: &'v [Value<'_>]) -> Option<Vec<&'v str>> {
-    let Value::Object(first) = &items[0] else {
+fn uniform_fields(items: gojson::Items<'_>) -> Option<Vec<&str>> {
+    let Value::Object(first) = items.iter().next()?.get() else {
         return None;
     };
     if first.is_empty() {
         return None;
     }
-    let names: Vec<&str> = first.iter().map(|(k, _)| k.as_ref()).collect();
+    let names: Vec<&str> = first.iter().map(|(k, _)| k).collect();
     for it in items {
-        let Value::Object(m) = it else {
+        let Value::Object(m) = it.get() else {
             return None;
         };
         if m.len() != names.len()
             || m.iter()
                 .zip(&names)
-                .any(|((k, v), n)| k != n || !is_scalar(v))
+                .any(|((k, v), n)| k != *n || !is_scalar(v))
         {
             return None;
         }
@@ -83,7 +83,7 @@ fn uniform_fields<'v>(items: &'v [Value<'_>]) -> Option<Vec<&'v str>> {
     Some(names)
 }
 
-fn array(out: &mut Vec<u8>, name: &str, items: &[Value<'_>], level: usize) -> Result<(), ()> {
+fn array(out: &mut Vec<u8>, name: &str, items: gojson::Items<'_>, level: usize) -> Result<(), ()> {
     indent(out, level);
     out.extend_from_slice(name.as_bytes());
     if items.is_empty() {
@@ -108,7 +108,9 @@ fn array(out: &mut Vec<u8>, name: &str, items: &[Value<'_>], level: usize) -> Re
     let fields = uniform_fields(items).ok_or(())?;
     out.extend_from_slice(format!("[{}]{{{}}}:\n", items.len(), fields.join(",")).as_bytes());
     for it in items {
-        let Value::Object(m) = it else { return Err(()) };
+        let Value::Object(m) = it.get() else {
+            return Err(());
+        };
         indent(out, level + 1);
         for (i, (_, v)) in m.iter().enumerate() {
             if i > 0 {
@@ -121,18 +123,14 @@ fn array(out: &mut Vec<u8>, name: &str, items: &[Value<'_>], level: usize) -> Re
     Ok(())
 }
 
-fn fields(
-    out: &mut Vec<u8>,
-    members: &[(std::borrow::Cow<'_, str>, Value<'_>)],
-    level: usize,
-) -> Result<(), ()> {
-    let mut sorted: Vec<&(std::borrow::Cow<'_, str>, Value<'_>)> = members.iter().collect();
+fn fields(out: &mut Vec<u8>, members: Members<'_>, level: usize) -> Result<(), ()> {
+    let mut sorted: Vec<(&str, Json<'_>)> = members.iter().collect();
     sorted.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     for (k, v) in sorted {
         if !is_safe_key(k.as_bytes()) {
             return Err(());
         }
-        match v {
+        match v.get() {
             Value::Object(m) if m.is_empty() => {
                 indent(out, level);
                 out.extend_from_slice(k.as_bytes());
@@ -184,11 +182,12 @@ fn encode_inner(input: &[u8]) -> Result<Vec<u8>, ()> {
     )
     .map_err(|_| ())?;
     let mut out = Vec::with_capacity(input.len());
-    match &v {
+    let v = v.root();
+    match v.get() {
         Value::Object(m) if m.is_empty() => out.extend_from_slice(b"{}"),
         Value::Object(m) => fields(&mut out, m, 0)?,
         Value::Array(items) => array(&mut out, "", items, 0)?,
-        other => scalar(&mut out, other),
+        _ => scalar(&mut out, v),
     }
     while out.last() == Some(&b'\n') {
         out.pop();
@@ -262,7 +261,11 @@ fn parse_scalar(s: &[u8]) -> D<TVal> {
         return Err(());
     }
     if s[0] == b'"' {
-        return match gojson::decode_exact(s, Options::GO).map_err(|_| ())? {
+        return match gojson::decode_exact(s, Options::GO)
+            .map_err(|_| ())?
+            .root()
+            .get()
+        {
             Value::String(v) => Ok(TVal::Str(v.as_bytes().to_vec())),
             _ => Err(()),
         };

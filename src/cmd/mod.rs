@@ -18,12 +18,17 @@ const EPIPE: i32 = 32;
 /// Reads stdin with the cap; the error is the full fatal message.
 pub fn read_stdin() -> Result<Vec<u8>, String> {
     // A redirected file says how big it is: read it into one buffer of
-    // that size instead of doubling (and copying) up to twice the input.
-    let size_hint = std::fs::metadata("/dev/stdin")
+    // that size. A pipe does not: reserve room for the largest input
+    // instead of doubling, where every copy would leave the old buffer's
+    // pages with the allocator. Pages the input does not fill are never
+    // touched, so the reservation costs address space, not memory.
+    let room = std::fs::metadata("/dev/stdin")
         .ok()
         .filter(|m| m.is_file())
-        .map_or(0, |m| m.len().min(MAX_STDIN as u64 + 1) as usize);
-    let mut buf = Vec::with_capacity(size_hint + 1);
+        .map_or(MAX_STDIN, |m| m.len().min(MAX_STDIN as u64) as usize);
+    let mut buf = Vec::new();
+    // Where address space is limited, fall back to growing.
+    let _ = buf.try_reserve_exact(room + 1);
     let stdin = io::stdin();
     let mut lock = stdin.lock().take(MAX_STDIN as u64 + 1);
     match lock.read_to_end(&mut buf) {

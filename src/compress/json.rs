@@ -9,7 +9,7 @@ use super::shared::invariants::{self, Unit};
 use super::shared::words::{fold_ascii, WordSet};
 use super::shared::{kinds, relevance, robust};
 use crate::gofmt::write_json_str;
-use crate::gojson::{self, Value};
+use crate::gojson::{self, Json, Value};
 
 /// Arrays longer than this are collapse candidates.
 const ARRAY_THRESHOLD: usize = 8;
@@ -79,28 +79,42 @@ pub fn compress(body: &[u8], query: &str) -> Option<Vec<u8>> {
     let mut clock = crate::profile::Clock::new("json");
     let v = gojson::decode_go(body).ok()?;
     clock.mark("decode");
-    walk_value(&v, query, clock)
+    walk_value(v.root(), body.len(), query, clock)
 }
 
 /// [`compress`] given the value detection decoded from the body with its
 /// Unicode spaces trimmed. The elider's own decode reads the untrimmed
 /// body, so it would fail on any space JSON does not allow around the
 /// value (U+00A0, vertical tab, …): decline then, as it would.
-pub fn compress_decoded(body: &[u8], trimmed: &Value<'_>, query: &str) -> Option<Vec<u8>> {
+pub fn compress_decoded(body: &[u8], trimmed: Json<'_>, query: &str) -> Option<Vec<u8>> {
     let t = crate::text::trim_space(body);
     let lead = t.as_ptr() as usize - body.as_ptr() as usize;
     let json_ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
     if !body[..lead].iter().all(json_ws) || !body[lead + t.len()..].iter().all(json_ws) {
         return None;
     }
-    walk_value(trimmed, query, crate::profile::Clock::new("json"))
+    walk_value(
+        trimmed,
+        body.len(),
+        query,
+        crate::profile::Clock::new("json"),
+    )
 }
 
-fn walk_value(v: &Value<'_>, query: &str, clock: crate::profile::Clock) -> Option<Vec<u8>> {
+/// `size` is the body's length: the output's room. Output is rarely longer
+/// than its input, so it seldom grows (each doubling would leave the old
+/// buffer's pages with the allocator), and pages it does not fill are
+/// never touched.
+fn walk_value(
+    v: Json<'_>,
+    size: usize,
+    query: &str,
+    clock: crate::profile::Clock,
+) -> Option<Vec<u8>> {
     let mut w = Walker {
         query,
         collapsed: false,
-        out: Vec::new(),
+        out: Vec::with_capacity(size),
         clock,
     };
     w.walk(v, false);
@@ -118,8 +132,8 @@ struct Walker<'q> {
     clock: crate::profile::Clock,
 }
 
-fn holds_marker(items: &[Value<'_>]) -> bool {
-    items.iter().any(|it| match it {
+fn holds_marker(items: gojson::Items<'_>) -> bool {
+    items.iter().any(|it| match it.get() {
         Value::Object(m) => m.iter().any(|(k, _)| k == ELIDED_KEY),
         _ => false,
     })
@@ -128,56 +142,56 @@ fn holds_marker(items: &[Value<'_>]) -> bool {
 /// True when the walk could change `v`: it holds an array of more than
 /// [`ARRAY_THRESHOLD`] elements. Otherwise the walk writes exactly the
 /// canonical text.
-fn may_collapse(v: &Value<'_>) -> bool {
-    match v {
+fn may_collapse(v: Json<'_>) -> bool {
+    match v.get() {
         Value::Array(items) => items.len() > ARRAY_THRESHOLD || items.iter().any(may_collapse),
         Value::Object(m) => m.iter().any(|(_, x)| may_collapse(x)),
         _ => false,
     }
 }
 
-/// Canonical texts of a chunk of elements, back to back, with each one's
-/// end offset and whether it carries an error word.
-struct Rendered {
-    text: String,
-    ends: Vec<usize>,
-    errors: Vec<bool>,
+/// Canonical length of each element and whether its text carries an
+/// error word, on every core for long arrays. The texts themselves are
+/// not kept: a 30 MB array would hold another ~25 MB of them. The few
+/// shown elements are written again when emitted.
+fn measure(items: &[Json<'_>]) -> (Vec<usize>, Vec<bool>) {
+    let parts = crate::par::parts_for(items.len(), 2048);
+    let chunks = crate::par::map_chunks(items, parts, |chunk| {
+        let mut buf = Vec::new();
+        let mut lens = Vec::with_capacity(chunk.len());
+        let mut errors = Vec::with_capacity(chunk.len());
+        for &it in chunk {
+            buf.clear();
+            gojson::write(&mut buf, it);
+            lens.push(buf.len());
+            // The writer emits only valid UTF-8 (strings are decoded text).
+            errors.push(std::str::from_utf8(&buf).is_ok_and(|d| ERROR_WORDS.is_match(d)));
+        }
+        (lens, errors)
+    });
+    let mut lens = Vec::with_capacity(items.len());
+    let mut errors = Vec::with_capacity(items.len());
+    for (l, e) in chunks {
+        lens.extend(l);
+        errors.extend(e);
+    }
+    (lens, errors)
 }
 
-/// Canonical texts of the elements, on every core for long arrays: one
-/// buffer per chunk rather than one allocation per element.
-fn canonical_docs(items: &[Value<'_>]) -> Vec<Rendered> {
-    let parts = crate::par::parts_for(items.len(), 2048);
-    crate::par::map_chunks(items, parts, |chunk| {
-        let mut buf = Vec::new();
-        let mut ends = Vec::with_capacity(chunk.len());
-        for it in chunk {
-            gojson::write(&mut buf, it);
-            ends.push(buf.len());
-        }
-        // The writer emits only valid UTF-8 (strings are decoded text).
-        let text = String::from_utf8(buf).unwrap_or_default();
-        let mut errors = Vec::with_capacity(chunk.len());
-        let mut start = 0;
-        for &end in &ends {
-            errors.push(
-                text.get(start..end)
-                    .is_some_and(|d| ERROR_WORDS.is_match(d)),
-            );
-            start = end;
-        }
-        Rendered { text, ends, errors }
-    })
+/// The canonical text of an element.
+fn doc_of(item: Json<'_>) -> String {
+    // The writer emits only valid UTF-8 (strings are decoded text).
+    String::from_utf8(gojson::to_vec(item)).unwrap_or_default()
 }
 
 /// Fields of an element for its summary (invariants.md §1).
-fn unit_of<'v>(v: &'v Value<'_>, u: &mut Unit<'v>) {
-    if let Value::Object(m) = v {
+fn unit_of<'v>(v: Json<'v>, u: &mut Unit<'v>) {
+    if let Value::Object(m) = v.get() {
         for (k, val) in m {
             if u.len() >= MAX_UNIT_FIELDS {
                 break;
             }
-            let s: &str = match val {
+            let s: &str = match val.get() {
                 Value::String(s) => s,
                 Value::Number(n) => n,
                 Value::Bool(true) => "true",
@@ -187,7 +201,7 @@ fn unit_of<'v>(v: &'v Value<'_>, u: &mut Unit<'v>) {
             if s.is_empty() {
                 continue;
             }
-            u.push((k.as_ref(), s));
+            u.push((k, s));
         }
     }
 }
@@ -213,8 +227,8 @@ impl Paths {
 
 /// Numeric leaves of one element, members in ascending key order, a later
 /// write to the same path winning (json.md §5.3 step 1).
-fn leaves(v: &Value<'_>, path: &mut String, paths: &mut Paths, out: &mut Vec<(u32, f64)>) {
-    match v {
+fn leaves(v: Json<'_>, path: &mut String, paths: &mut Paths, out: &mut Vec<(u32, f64)>) {
+    match v.get() {
         Value::Number(n) => {
             if let Ok(x) = n.parse::<f64>() {
                 if x.is_finite() {
@@ -254,16 +268,16 @@ fn last_wins(mut v: Vec<(u32, f64)>) -> Vec<(u32, f64)> {
 /// Each run's summary and dropped bytes (its elements' canonical lengths
 /// plus one separator each), on every core when there are many runs.
 fn run_summaries(
-    items: &[Value<'_>],
-    docs: &[&str],
+    items: &[Json<'_>],
+    lens: &[usize],
     runs: &[Range<usize>],
 ) -> Vec<(String, usize)> {
     let elements: usize = runs.iter().map(|r| r.len()).sum();
     crate::par::map_each(runs, crate::par::parts_for(elements, 4096), |run| {
-        let elided: usize = docs[run.clone()].iter().map(|d| d.len() + 1).sum();
+        let elided: usize = lens[run.clone()].iter().map(|l| l + 1).sum();
         let summary = invariants::summary_of(
             run.len(),
-            |j, u| unit_of(&items[run.start + j], u),
+            |j, u| unit_of(items[run.start + j], u),
             elided as i64,
         );
         (summary, elided)
@@ -271,8 +285,8 @@ fn run_summaries(
 }
 
 impl Walker<'_> {
-    fn walk(&mut self, v: &Value<'_>, preserve: bool) {
-        match v {
+    fn walk(&mut self, v: Json<'_>, preserve: bool) {
+        match v.get() {
             Value::Object(m) => {
                 self.out.push(b'{');
                 for (i, (k, val)) in m.iter().enumerate() {
@@ -286,7 +300,7 @@ impl Walker<'_> {
                 self.out.push(b'}');
             }
             Value::Array(items) => {
-                if holds_marker(items) || preserve {
+                if preserve || holds_marker(items) {
                     gojson::write(&mut self.out, v);
                 } else if items.len() <= ARRAY_THRESHOLD {
                     self.out.push(b'[');
@@ -298,31 +312,21 @@ impl Walker<'_> {
                     }
                     self.out.push(b']');
                 } else {
-                    self.select(items);
+                    self.select(&items.iter().collect::<Vec<_>>());
                 }
             }
-            other => gojson::write(&mut self.out, other),
+            _ => gojson::write(&mut self.out, v),
         }
     }
 
     /// Element selection and emission for an array of n > 8 (json.md §5, §6).
-    fn select(&mut self, items: &[Value<'_>]) {
+    fn select(&mut self, items: &[Json<'_>]) {
         let n = items.len();
         let big = n >= 4096;
         if big {
             self.clock.mark("walk");
         }
-        let rendered = canonical_docs(items);
-        let mut docs: Vec<&str> = Vec::with_capacity(n);
-        let mut errors: Vec<bool> = Vec::with_capacity(n);
-        for r in &rendered {
-            let mut start = 0;
-            for (&end, &err) in r.ends.iter().zip(&r.errors) {
-                docs.push(r.text.get(start..end).unwrap_or(""));
-                errors.push(err);
-                start = end;
-            }
-        }
+        let (lens, errors) = measure(items);
         if big {
             self.clock.mark("docs, errors");
         }
@@ -333,11 +337,12 @@ impl Walker<'_> {
         for k in keep.iter_mut().skip(n - TAIL) {
             *k = true;
         }
-        self.numeric_rules(items, &docs, &mut keep);
+        self.numeric_rules(items, &lens, &mut keep);
         if big {
             self.clock.mark("numeric rules");
         }
         if !self.query.is_empty() {
+            let docs: Vec<String> = items.iter().map(|&it| doc_of(it)).collect();
             let scores = relevance::scores(self.query, &docs);
             let kept = keep.iter().filter(|&&k| k).count();
             let room = RELEVANCE_CAP.saturating_sub(kept);
@@ -345,13 +350,13 @@ impl Walker<'_> {
                 keep[i] = true;
             }
         }
-        kinds::guard(&docs, &mut keep);
+        kinds::guard(|i| kinds::profile(&doc_of(items[i])), &mut keep);
         if big {
             self.clock.mark("kind guard");
         }
 
         let runs = super::shared::dropped_runs(&keep);
-        let summaries = run_summaries(items, &docs, &runs);
+        let summaries = run_summaries(items, &lens, &runs);
         if big {
             self.clock.mark("summaries");
         }
@@ -359,14 +364,14 @@ impl Walker<'_> {
         let mut first = true;
         let mut next = 0;
         for (run, (summary, elided)) in runs.iter().zip(summaries) {
-            for i in next..run.start {
-                self.emit_element(&items[i], docs[i], &mut first);
+            for &it in &items[next..run.start] {
+                self.emit_element(it, &mut first);
             }
             next = run.end;
-            self.flush(items, &docs, run.clone(), &summary, elided, &mut first);
+            self.flush(items, run.clone(), &summary, elided, &mut first);
         }
-        for i in next..n {
-            self.emit_element(&items[i], docs[i], &mut first);
+        for &it in &items[next..] {
+            self.emit_element(it, &mut first);
         }
         self.out.push(b']');
         if big {
@@ -376,7 +381,7 @@ impl Walker<'_> {
 
     /// Writes an element as the walk would: its canonical text when nothing
     /// inside it can collapse.
-    fn emit_element(&mut self, item: &Value<'_>, doc: &str, first: &mut bool) {
+    fn emit_element(&mut self, item: Json<'_>, first: &mut bool) {
         if !*first {
             self.out.push(b',');
         }
@@ -384,12 +389,12 @@ impl Walker<'_> {
         if may_collapse(item) {
             self.walk(item, false);
         } else {
-            self.out.extend_from_slice(doc.as_bytes());
+            gojson::write(&mut self.out, item);
         }
     }
 
     /// Anomalies (§5.3) and change-point seams (§5.4).
-    fn numeric_rules(&self, items: &[Value<'_>], docs: &[&str], keep: &mut [bool]) {
+    fn numeric_rules(&self, items: &[Json<'_>], lens: &[usize], keep: &mut [bool]) {
         let n = items.len();
         let mut paths = Paths::default();
         let mut per_path: Vec<Vec<(usize, f64)>> = Vec::new();
@@ -397,7 +402,7 @@ impl Walker<'_> {
         let mut path = String::new();
         for (i, it) in items.iter().enumerate() {
             buf.clear();
-            leaves(it, &mut path, &mut paths, &mut buf);
+            leaves(*it, &mut path, &mut paths, &mut buf);
             for (id, x) in last_wins(std::mem::take(&mut buf)) {
                 if per_path.len() <= id as usize {
                     per_path.resize(id as usize + 1, Vec::new());
@@ -429,7 +434,7 @@ impl Walker<'_> {
                 chosen = Some(p);
             }
         }
-        let lens: Vec<f64> = docs.iter().map(|d| d.len() as f64).collect();
+        let lens: Vec<f64> = lens.iter().map(|&l| l as f64).collect();
         let series: Vec<f64> = match chosen {
             Some(p) if !paths.names[p].is_empty() => per_path[p].iter().map(|&(_, x)| x).collect(),
             _ => lens.clone(),
@@ -457,8 +462,7 @@ impl Walker<'_> {
     /// themselves when a marker would not pay.
     fn flush(
         &mut self,
-        items: &[Value<'_>],
-        docs: &[&str],
+        items: &[Json<'_>],
         run: Range<usize>,
         summary: &str,
         elided: usize,
@@ -469,7 +473,7 @@ impl Walker<'_> {
         let worth = r >= 3 || (!summary.is_empty() && 2 * cost <= elided);
         if !worth {
             for i in run {
-                self.emit_element(&items[i], docs[i], first);
+                self.emit_element(items[i], first);
             }
             return;
         }

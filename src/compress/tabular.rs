@@ -110,7 +110,7 @@ fn sample(
         }
     }
     clock.mark("query");
-    kinds::guard(&docs, &mut keep);
+    kinds::guard(|i| kinds::profile(&docs[i]), &mut keep);
     clock.mark("kind guard");
     let (rows, dropped) = emit(t, &keep, width);
     if rows.len() >= n {
