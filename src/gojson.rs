@@ -365,11 +365,16 @@ impl Tape<'_> {
     #[inline]
     fn keys(&self, at: usize) -> KeyNodes<'_> {
         let n = self.nodes[at];
-        match self.orders.get(&(at as u32)) {
-            Some(&(start, end)) if n.tag() == REORDERED => {
+        let aside = if n.tag() == REORDERED {
+            self.orders.get(&(at as u32))
+        } else {
+            None
+        };
+        match aside {
+            Some(&(start, end)) => {
                 KeyNodes::Reordered(self.order[start as usize..end as usize].iter())
             }
-            _ => KeyNodes::InOrder {
+            None => KeyNodes::InOrder {
                 nodes: &self.nodes,
                 next: at + 1,
                 left: n.len(),

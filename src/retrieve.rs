@@ -89,10 +89,11 @@ fn csv_units(c: &[u8]) -> Option<(Option<String>, Vec<String>)> {
     if !first.contains(&delim) {
         return None;
     }
-    let (records, ends) = table::read_csv(text, delim)?;
-    if records.len() < 3 || records[0].len() < 2 {
+    let records = table::read_csv(text, delim)?;
+    if records.len() < 3 || records.row(0).len() < 2 {
         return None;
     }
+    let ends: Vec<usize> = records.ends.iter().map(|&e| e as usize).collect();
     let slice = |a: usize, b: usize| text[a..b].trim_end_matches(['\r', '\n']).to_string();
     let header = slice(0, ends[0]);
     let u = (1..records.len())

@@ -2,8 +2,6 @@
 //! `retrieve` (spec/tabular.md §3): Markdown pipe tables first, then CSV/TSV
 //! read with Go `encoding/csv` default rules; and the Go `csv.Writer`.
 
-use std::borrow::Cow;
-
 use crate::text::{is_blank, trim_space, trim_str};
 
 /// Most columns a table may have.
@@ -17,16 +15,153 @@ pub enum Kind {
     Tsv,
 }
 
-/// A parsed table; `rows[0]` is the header (and for Markdown `rows[1]` the
-/// separator).
+/// A parsed table; `rows.row(0)` is the header (and for Markdown
+/// `rows.row(1)` the separator).
 #[derive(Debug, Clone)]
 pub struct Table<'a> {
     pub kind: Kind,
-    pub rows: Vec<Vec<Cow<'a, str>>>,
+    pub rows: Rows<'a>,
     /// Majority of line ends were CRLF (tabular.md §3.5).
     pub crlf: bool,
+}
+
+/// Records of fields, stored flat: 4 bytes a field, where a vector of
+/// strings per record took 24 a field plus 24 a record (a 64 MB CSV of
+/// 7.7M fields: 31 MB, not 210). A field of the input is stored as its
+/// start: it runs to the next delimiter or line end, as the reader found
+/// it. A field that needed decoding (quoted CSV fields, Markdown cells)
+/// is a span of one decoded buffer, stored aside.
+#[derive(Debug, Clone, Default)]
+pub struct Rows<'a> {
+    src: &'a str,
+    delim: u8,
+    /// Per field: its start in `src`, or with [`DECODED`] set the index of
+    /// its span in `spans`.
+    cells: Vec<u32>,
+    decoded: String,
+    spans: Vec<(u32, u32)>,
+    /// Record i's fields are `cells[starts[i]..starts[i + 1]]`.
+    starts: Vec<u32>,
     /// CSV/TSV: byte offset just past each record in the input.
-    pub ends: Vec<usize>,
+    pub ends: Vec<u32>,
+}
+
+const DECODED: u32 = 1 << 31;
+
+impl<'a> Rows<'a> {
+    fn new(src: &'a str, delim: u8) -> Rows<'a> {
+        Rows {
+            src,
+            delim,
+            starts: vec![0],
+            ..Rows::default()
+        }
+    }
+
+    /// Number of records.
+    pub fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Record `i`.
+    pub fn row(&self, i: usize) -> Row<'_> {
+        Row {
+            rows: self,
+            cells: &self.cells[self.starts[i] as usize..self.starts[i + 1] as usize],
+        }
+    }
+
+    /// Every record, in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Row<'_>> + '_ {
+        (0..self.len()).map(|i| self.row(i))
+    }
+
+    fn text(&self, c: u32) -> &str {
+        if c & DECODED != 0 {
+            let (start, end) = self.spans[(c & !DECODED) as usize];
+            return &self.decoded[start as usize..end as usize];
+        }
+        // As `read_line` and the reader cut it: up to the delimiter, or to
+        // the line end without a CR before it (or before the end of input).
+        let s = self.src.as_bytes();
+        let start = c as usize;
+        match memchr::memchr2(self.delim, b'\n', &s[start..]) {
+            Some(i) if s[start + i] == self.delim => &self.src[start..start + i],
+            found => {
+                let mut end = found.map_or(s.len(), |i| start + i);
+                if end > start && s[end - 1] == b'\r' {
+                    end -= 1;
+                }
+                &self.src[start..end]
+            }
+        }
+    }
+
+    /// A field that is a span of the input, as the reader found it.
+    fn push_span(&mut self, field: &str) {
+        self.cells
+            .push((field.as_ptr() as usize - self.src.as_ptr() as usize) as u32);
+    }
+
+    /// A field of the decoded buffer, from `start` to its end.
+    fn push_decoded(&mut self, start: usize) {
+        self.cells.push(self.spans.len() as u32 | DECODED);
+        self.spans.push((start as u32, self.decoded.len() as u32));
+    }
+
+    /// Closes the current record.
+    fn end_row(&mut self) {
+        self.starts.push(self.cells.len() as u32);
+    }
+}
+
+/// One record of a [`Rows`].
+#[derive(Clone, Copy)]
+pub struct Row<'t> {
+    rows: &'t Rows<'t>,
+    cells: &'t [u32],
+}
+
+impl<'t> Row<'t> {
+    /// Number of fields.
+    pub fn len(self) -> usize {
+        self.cells.len()
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// Field `c`, if the record has it.
+    pub fn get(self, c: usize) -> Option<&'t str> {
+        self.cells.get(c).map(|&cell| self.rows.text(cell))
+    }
+
+    /// The fields, in order.
+    pub fn iter(self) -> impl ExactSizeIterator<Item = &'t str> {
+        self.cells.iter().map(move |&cell| self.rows.text(cell))
+    }
+
+    /// The fields joined with `sep`.
+    pub fn join(self, sep: &str) -> String {
+        let mut out = String::new();
+        self.join_into(sep, &mut out);
+        out
+    }
+
+    /// The fields joined with `sep`, appended to `out`.
+    pub fn join_into(self, sep: &str, out: &mut String) {
+        for (i, f) in self.iter().enumerate() {
+            if i > 0 {
+                out.push_str(sep);
+            }
+            out.push_str(f);
+        }
+    }
 }
 
 impl Table<'_> {
@@ -114,24 +249,25 @@ fn parse_markdown(text: &str) -> Option<Table<'_>> {
     if lines.len() < 3 {
         return None;
     }
-    let mut rows: Vec<Vec<Cow<'_, str>>> = Vec::with_capacity(lines.len());
+    let mut rows = Rows::new(text, b'|');
     for line in &lines {
         let t = trim_str(line);
         if !(t.starts_with('|') && t.ends_with('|')) {
             return None;
         }
-        let inner = t.trim_matches('|');
-        let cells: Vec<Cow<'_, str>> = inner
-            .split('|')
-            .map(|c| Cow::Owned(trim_str(c).to_string()))
-            .collect();
-        rows.push(cells);
+        for c in t.trim_matches('|').split('|') {
+            let start = rows.decoded.len();
+            rows.decoded.push_str(trim_str(c));
+            rows.push_decoded(start);
+        }
+        rows.end_row();
     }
-    let width = rows[0].len();
+    let width = rows.row(0).len();
     if width < 2 {
         return None;
     }
-    if rows[1].len() != width || !rows[1].iter().all(|c| is_separator_cell(c)) {
+    let sep = rows.row(1);
+    if sep.len() != width || !sep.iter().all(is_separator_cell) {
         return None;
     }
     if rows.iter().any(|r| r.len() != width) {
@@ -141,7 +277,6 @@ fn parse_markdown(text: &str) -> Option<Table<'_>> {
         kind: Kind::Markdown,
         rows,
         crlf,
-        ends: Vec::new(),
     })
 }
 
@@ -188,31 +323,25 @@ fn read_line(text: &str, pos: usize) -> Option<Line<'_>> {
     }
 }
 
-/// Records (fields per record) and the byte offset after each record.
-pub type Records<'a> = (Vec<Vec<Cow<'a, str>>>, Vec<usize>);
-
 /// Reads every record with Go `encoding/csv` defaults; `None` on any error.
-pub fn read_csv(text: &str, delim: u8) -> Option<Records<'_>> {
-    scan_csv(text, delim, true).map(|(records, ends, _, _)| (records, ends))
+pub fn read_csv(text: &str, delim: u8) -> Option<Rows<'_>> {
+    scan_csv(text, delim, true).map(|(rows, _, _)| rows)
 }
 
 /// Record count and field count of a valid CSV text, without keeping the
 /// records (detection only needs the shape).
 pub fn csv_shape(text: &str, delim: u8) -> Option<(usize, usize)> {
-    scan_csv(text, delim, false).map(|(_, _, n, w)| (n, w))
+    scan_csv(text, delim, false).map(|(_, n, w)| (n, w))
 }
 
-/// What a scan found: records and ends (when built), record count, width.
-type Scan<'a> = (Vec<Vec<Cow<'a, str>>>, Vec<usize>, usize, usize);
+/// What a scan found: the records (when built), record count, width.
+type Scan<'a> = (Rows<'a>, usize, usize);
 
 /// The reader. With `build` false no record is kept and no field text is
 /// copied: the same checks run, allocation-free per record.
 fn scan_csv(text: &str, delim: u8, build: bool) -> Option<Scan<'_>> {
-    let mut records: Vec<Vec<Cow<'_, str>>> = Vec::new();
+    let mut rows = Rows::new(text, delim);
     let mut count = 0usize;
-    let mut fields: Vec<Cow<'_, str>> = Vec::new();
-    let mut buf = String::new();
-    let mut ends = Vec::new();
     let mut pos = 0;
     let mut width = None;
     let d = delim as char;
@@ -222,7 +351,8 @@ fn scan_csv(text: &str, delim: u8, build: bool) -> Option<Scan<'_>> {
             // Empty line (or a lone CR at the very end): skipped.
             continue;
         }
-        fields.clear();
+        // Fields of this record.
+        let mut fields = 0usize;
         let mut rest = line.content;
         let mut has_nl = line.has_nl;
         loop {
@@ -234,7 +364,10 @@ fn scan_csv(text: &str, delim: u8, build: bool) -> Option<Scan<'_>> {
                 if memchr::memchr(b'"', field.as_bytes()).is_some() {
                     return None;
                 }
-                fields.push(Cow::Borrowed(field));
+                if build {
+                    rows.push_span(field);
+                }
+                fields += 1;
                 match more {
                     Some(m) => {
                         rest = m;
@@ -243,15 +376,21 @@ fn scan_csv(text: &str, delim: u8, build: bool) -> Option<Scan<'_>> {
                     None => break,
                 }
             }
-            // Quoted field, possibly spanning lines.
-            buf.clear();
+            // Quoted field, possibly spanning lines, decoded (when built)
+            // into the buffer.
+            let start = rows.decoded.len();
+            let buf = &mut rows.decoded;
             rest = &rest[1..];
             let more_fields = loop {
                 if let Some(i) = memchr::memchr(b'"', rest.as_bytes()) {
-                    buf.push_str(&rest[..i]);
+                    if build {
+                        buf.push_str(&rest[..i]);
+                    }
                     rest = &rest[i + 1..];
                     if rest.starts_with('"') {
-                        buf.push('"');
+                        if build {
+                            buf.push('"');
+                        }
                         rest = &rest[1..];
                     } else if rest.starts_with(d) {
                         rest = &rest[1..];
@@ -262,31 +401,42 @@ fn scan_csv(text: &str, delim: u8, build: bool) -> Option<Scan<'_>> {
                         return None;
                     }
                 } else {
-                    buf.push_str(rest);
                     if !has_nl {
                         return None;
                     }
-                    buf.push('\n');
+                    if build {
+                        buf.push_str(rest);
+                        buf.push('\n');
+                    }
                     let next = read_line(text, pos)?;
                     pos = next.next;
                     rest = next.content;
                     has_nl = next.has_nl;
                 }
             };
-            fields.push(if build {
-                Cow::Owned(std::mem::take(&mut buf))
-            } else {
-                Cow::Borrowed("")
-            });
+            if build {
+                rows.push_decoded(start);
+            }
+            fields += 1;
             if !more_fields {
                 break;
             }
         }
-        let w = fields.len();
+        let w = fields;
         count += 1;
         if build {
-            records.push(std::mem::take(&mut fields));
-            ends.push(pos);
+            if count == 1 {
+                // No more records than lines, each as wide as the first:
+                // room for all of them up front, as growing by doubling
+                // would leave every outgrown buffer with the allocator.
+                // Room a table does not fill is never touched.
+                let records = memchr_count(b'\n', text.as_bytes()) + 1;
+                rows.cells.reserve(records.saturating_mul(w));
+                rows.starts.reserve(records);
+                rows.ends.reserve(records);
+            }
+            rows.end_row();
+            rows.ends.push(pos as u32);
         }
         match width {
             None => width = Some(w),
@@ -294,7 +444,7 @@ fn scan_csv(text: &str, delim: u8, build: bool) -> Option<Scan<'_>> {
             _ => {}
         }
     }
-    Some((records, ends, count, width.unwrap_or(0)))
+    Some((rows, count, width.unwrap_or(0)))
 }
 
 /// The delimiter the first line picks (tabular.md §3.3 steps 1-2).
@@ -316,11 +466,11 @@ fn dsv_delimiter(text: &str) -> Option<u8> {
 
 fn parse_dsv(text: &str) -> Option<Table<'_>> {
     let delim = dsv_delimiter(text)?;
-    let (rows, ends) = read_csv(text, delim)?;
+    let rows = read_csv(text, delim)?;
     if rows.len() < 2 {
         return None;
     }
-    let w = rows[0].len();
+    let w = rows.row(0).len();
     if !(2..=MAX_COLUMNS).contains(&w) {
         return None;
     }
@@ -328,7 +478,6 @@ fn parse_dsv(text: &str) -> Option<Table<'_>> {
         kind: if delim == b'\t' { Kind::Tsv } else { Kind::Csv },
         rows,
         crlf: majority_crlf(text.as_bytes()),
-        ends,
     })
 }
 
@@ -353,9 +502,13 @@ fn needs_quotes(field: &str, delim: u8) -> bool {
 }
 
 /// Appends one record as Go's `csv.Writer` writes it.
-pub fn write_record<S: AsRef<str>>(out: &mut Vec<u8>, fields: &[S], delim: u8, crlf: bool) {
-    for (i, f) in fields.iter().enumerate() {
-        let f = f.as_ref();
+pub fn write_record<'f>(
+    out: &mut Vec<u8>,
+    fields: impl IntoIterator<Item = &'f str>,
+    delim: u8,
+    crlf: bool,
+) {
+    for (i, f) in fields.into_iter().enumerate() {
         if i > 0 {
             out.push(delim);
         }
@@ -410,6 +563,21 @@ mod tests {
         assert!(rows("a,b\n1,\"open\n").is_empty());
         assert!(rows("a,b\n1,2,3\n").is_empty());
         assert!(rows("a\tb,c\n1\t2\n").is_empty());
+        // Fields stored as their start end where the reader cut them: a
+        // CR stays unless it ends the line or the input.
+        assert_eq!(
+            rows("a,b\r\nx\ry,z\r\nq\r,w\n1,2\r"),
+            vec![
+                vec!["a", "b"],
+                vec!["x\ry", "z"],
+                vec!["q\r", "w"],
+                vec!["1", "2"]
+            ]
+        );
+        assert_eq!(
+            rows("a\tb\n\t\n\"x\ty\"\t\"\"\n"),
+            vec![vec!["a", "b"], vec!["", ""], vec!["x\ty", ""]]
+        );
     }
 
     #[test]
@@ -424,13 +592,13 @@ mod tests {
         let mut out = Vec::new();
         write_record(
             &mut out,
-            &["1", "plain", " lead", "a,b", "q\"", ""],
+            ["1", "plain", " lead", "a,b", "q\"", ""],
             b',',
             false,
         );
         assert_eq!(out, b"1,plain,\" lead\",\"a,b\",\"q\"\"\",\n");
         let mut out = Vec::new();
-        write_record(&mut out, &["a\nb", "c"], b'\t', true);
+        write_record(&mut out, ["a\nb", "c"], b'\t', true);
         assert_eq!(out, b"\"a\r\nb\"\tc\r\n");
     }
 }

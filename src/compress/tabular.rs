@@ -78,15 +78,28 @@ fn sample(
     if n < MIN_ROWS || n <= hr + 6 {
         return None;
     }
-    let width = t.rows[0].len();
-    let parts = crate::par::parts_for(n, 4096);
-    let (docs, failures): (Vec<String>, Vec<bool>) = crate::par::map_each(&t.rows, parts, |r| {
-        let doc = r.join(" ");
-        let failure = FAILURE_WORDS.is_match(&doc);
-        (doc, failure)
+    let width = t.rows.row(0).len();
+    // A row's text is its fields joined with spaces. The texts are not
+    // kept (they would take as much again as the table): rows are joined
+    // again for the kind guard and the query.
+    let doc_of = |i: usize| {
+        let mut doc = String::new();
+        t.rows.row(i).join_into(" ", &mut doc);
+        doc
+    };
+    let size = n.div_ceil(crate::par::parts_for(n, 4096));
+    let chunks: Vec<Range<usize>> = (0..n).step_by(size).map(|s| s..n.min(s + size)).collect();
+    let failures: Vec<bool> = crate::par::map(chunks, |chunk| {
+        let mut doc = String::new();
+        let mut out = Vec::with_capacity(chunk.len());
+        for i in chunk {
+            doc.clear();
+            t.rows.row(i).join_into(" ", &mut doc);
+            out.push(FAILURE_WORDS.is_match(&doc));
+        }
+        out
     })
-    .into_iter()
-    .unzip();
+    .concat();
     let mut keep = vec![false; n];
     for k in keep.iter_mut().take(hr + HEAD) {
         *k = true;
@@ -101,6 +114,7 @@ fn sample(
     extrema(t, &mut keep);
     clock.mark("extrema");
     if !query.is_empty() {
+        let docs: Vec<String> = (0..n).map(doc_of).collect();
         let scores = relevance::scores(query, &docs);
         for i in relevance::candidates(&scores, &keep)
             .into_iter()
@@ -110,18 +124,17 @@ fn sample(
         }
     }
     clock.mark("query");
-    kinds::guard(|i| kinds::profile(&docs[i]), &mut keep);
+    kinds::guard(|i| kinds::profile(&doc_of(i)), &mut keep);
     clock.mark("kind guard");
-    let (rows, dropped) = emit(t, &keep, width);
+    let (mut rows, dropped) = emit(t, &keep);
     if rows.len() >= n {
         return None;
     }
-    let mut rows = rows;
     if dropped >= CONTRACT_THRESHOLD {
-        rows.push(marker_row(Cow::Borrowed(CONTRACT), width));
+        rows.push(Out::Marker(Cow::Borrowed(CONTRACT)));
     }
     clock.mark("runs, summaries");
-    let out = rebuild(t, &rows, input);
+    let out = rebuild(t, &rows, width, input);
     clock.mark("write");
     if out.len() >= input.len() {
         return None;
@@ -133,12 +146,14 @@ fn sample(
 fn extrema(t: &Table<'_>, keep: &mut [bool]) {
     let hr = t.header_rows();
     let data_rows = t.rows.len() - hr;
-    for c in 0..t.rows[0].len() {
+    for c in 0..t.rows.row(0).len() {
         let mut count = 0usize;
         let mut min: Option<(f64, usize)> = None;
         let mut max: Option<(f64, usize)> = None;
         for r in hr..t.rows.len() {
-            let Some(v) = t.rows[r]
+            let Some(v) = t
+                .rows
+                .row(r)
                 .get(c)
                 .and_then(|cell| gofloat::parse(trim_str(cell)))
             else {
@@ -172,44 +187,38 @@ fn extrema(t: &Table<'_>, keep: &mut [bool]) {
     }
 }
 
-fn marker_row(text: Cow<'_, str>, width: usize) -> Vec<Cow<'_, str>> {
-    let mut row = vec![Cow::Borrowed(""); width];
-    row[0] = text;
-    row
+/// A row of the output: a row of the table, or a marker row (its text in
+/// the first field, the others empty).
+enum Out<'m> {
+    Row(usize),
+    Marker(Cow<'m, str>),
 }
 
 /// Walks the rows, collapsing dropped runs into marker rows; returns the
-/// output rows and the bytes the collapsed runs dropped.
-/// Output rows borrow the parsed cells; only marker text is new. The runs'
+/// output rows and the bytes the collapsed runs dropped. The runs'
 /// summaries are computed first, on every core.
-fn emit<'t>(t: &'t Table<'_>, keep: &[bool], width: usize) -> (Vec<Vec<Cow<'t, str>>>, usize) {
-    let header: Vec<&str> = t.rows[0].iter().map(|h| trim_str(h)).collect();
+fn emit(t: &Table<'_>, keep: &[bool]) -> (Vec<Out<'static>>, usize) {
+    let header: Vec<&str> = t.rows.row(0).iter().map(trim_str).collect();
     let runs = super::shared::dropped_runs(keep);
     let rows_in_runs: usize = runs.iter().map(|r| r.len()).sum();
     let markers = crate::par::map_each(&runs, crate::par::parts_for(rows_in_runs, 4096), |run| {
         marker_of(t, &header, run.clone())
     });
-    let borrowed = |i: usize| -> Vec<Cow<'t, str>> {
-        t.rows[i]
-            .iter()
-            .map(|c| Cow::Borrowed(c.as_ref()))
-            .collect()
-    };
-    let mut out: Vec<Vec<Cow<'t, str>>> = Vec::with_capacity(t.rows.len());
+    let mut out: Vec<Out> = Vec::new();
     let mut dropped = 0usize;
     let mut next = 0;
     for (run, marker) in runs.iter().zip(markers) {
-        out.extend((next..run.start).map(borrowed));
+        out.extend((next..run.start).map(Out::Row));
         next = run.end;
         match marker {
             Some((text, run_bytes)) => {
-                out.push(marker_row(Cow::Owned(text), width));
+                out.push(Out::Marker(Cow::Owned(text)));
                 dropped += run_bytes;
             }
-            None => out.extend(run.clone().map(borrowed)),
+            None => out.extend(run.clone().map(Out::Row)),
         }
     }
-    out.extend((next..t.rows.len()).map(borrowed));
+    out.extend((next..t.rows.len()).map(Out::Row));
     (out, dropped)
 }
 
@@ -222,14 +231,17 @@ fn marker_of<'t>(
 ) -> Option<(String, usize)> {
     let r = run.len();
     // len(cells joined with ",") + 1, per row.
-    let run_bytes: usize = t.rows[run.clone()]
-        .iter()
-        .map(|row| row.iter().map(|c| c.len()).sum::<usize>() + row.len())
+    let run_bytes: usize = run
+        .clone()
+        .map(|i| {
+            let row = t.rows.row(i);
+            row.iter().map(|c| c.len()).sum::<usize>() + row.len()
+        })
         .sum();
     let unit = |j: usize, u: &mut Unit<'t>| {
-        let row = &t.rows[run.start + j];
+        let row = t.rows.row(run.start + j);
         for (c, name) in header.iter().enumerate().take(MAX_UNIT_FIELDS) {
-            let value = row.get(c).map(|v| trim_str(v)).unwrap_or("");
+            let value = row.get(c).map(trim_str).unwrap_or("");
             if !name.is_empty() && !value.is_empty() {
                 u.push((*name, value));
             }
@@ -245,15 +257,34 @@ fn marker_of<'t>(
     worth.then_some((text, run_bytes))
 }
 
+/// The fields of an output row, into `fields`.
+fn fields_into<'r>(t: &'r Table<'_>, o: &'r Out<'_>, width: usize, fields: &mut Vec<&'r str>) {
+    fields.clear();
+    match o {
+        Out::Row(i) => fields.extend(t.rows.row(*i).iter()),
+        Out::Marker(text) => {
+            fields.push(text);
+            fields.resize(width, "");
+        }
+    }
+}
+
 /// Rebuilds the table in its own format (tabular.md §6).
-fn rebuild(t: &Table<'_>, rows: &[Vec<Cow<'_, str>>], input: &[u8]) -> Vec<u8> {
+fn rebuild(t: &Table<'_>, rows: &[Out<'_>], width: usize, input: &[u8]) -> Vec<u8> {
     let ends_lf = input.last() == Some(&b'\n');
     let mut out = Vec::with_capacity(input.len());
+    let mut fields: Vec<&str> = Vec::with_capacity(width);
     match t.kind {
         Kind::Markdown => {
             for r in rows {
+                fields_into(t, r, width, &mut fields);
                 out.extend_from_slice(b"| ");
-                out.extend_from_slice(r.join(" | ").as_bytes());
+                for (i, f) in fields.iter().enumerate() {
+                    if i > 0 {
+                        out.extend_from_slice(b" | ");
+                    }
+                    out.extend_from_slice(f.as_bytes());
+                }
                 out.extend_from_slice(b" |\n");
             }
             if !ends_lf {
@@ -272,7 +303,8 @@ fn rebuild(t: &Table<'_>, rows: &[Vec<Cow<'_, str>>], input: &[u8]) -> Vec<u8> {
         }
         Kind::Csv | Kind::Tsv => {
             for r in rows {
-                table::write_record(&mut out, r, t.delimiter(), t.crlf);
+                fields_into(t, r, width, &mut fields);
+                table::write_record(&mut out, fields.iter().copied(), t.delimiter(), t.crlf);
             }
             if !ends_lf {
                 let cut = if t.crlf { 2 } else { 1 };

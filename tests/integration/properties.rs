@@ -186,7 +186,7 @@ proptest! {
             }
         }
         for c in 2..cols {
-            let vals: Vec<(f64, String)> = input.rows.iter().skip(1).map(|r| (r[c].parse::<f64>().unwrap(), r.join(","))).collect();
+            let vals: Vec<(f64, String)> = input.rows.iter().skip(1).map(|r| (r.get(c).unwrap().parse::<f64>().unwrap(), r.join(","))).collect();
             if vals.is_empty() { continue; }
             let min = vals.iter().fold(&vals[0], |a, b| if b.0 < a.0 { b } else { a });
             let max = vals.iter().fold(&vals[0], |a, b| if b.0 > a.0 { b } else { a });
