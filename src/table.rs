@@ -200,7 +200,7 @@ fn memchr_count(b: u8, s: &[u8]) -> usize {
 /// Parses a table (tabular.md §3), or `None`.
 pub fn parse(input: &[u8]) -> Option<Table<'_>> {
     let text = std::str::from_utf8(input).ok()?;
-    if is_blank(input) {
+    if is_blank(input) || input.len() >= MAX_INPUT {
         return None;
     }
     if let Some(t) = parse_markdown(text) {
@@ -323,8 +323,15 @@ fn read_line(text: &str, pos: usize) -> Option<Line<'_>> {
     }
 }
 
+/// Inputs up to this size are read (a field's start, its top bit spare,
+/// fits 32 bits); the CLI reads at most 64 MiB.
+pub const MAX_INPUT: usize = 1 << 31;
+
 /// Reads every record with Go `encoding/csv` defaults; `None` on any error.
 pub fn read_csv(text: &str, delim: u8) -> Option<Rows<'_>> {
+    if text.len() >= MAX_INPUT {
+        return None;
+    }
     scan_csv(text, delim, true).map(|(rows, _, _)| rows)
 }
 

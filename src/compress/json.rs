@@ -342,8 +342,7 @@ impl Walker<'_> {
             self.clock.mark("numeric rules");
         }
         if !self.query.is_empty() {
-            let docs: Vec<String> = items.iter().map(|&it| doc_of(it)).collect();
-            let scores = relevance::scores(self.query, &docs);
+            let scores = relevance::scores_of(self.query, n, |i| doc_of(items[i]).into());
             let kept = keep.iter().filter(|&&k| k).count();
             let room = RELEVANCE_CAP.saturating_sub(kept);
             for i in relevance::candidates(&scores, &keep).into_iter().take(room) {

@@ -114,8 +114,7 @@ fn sample(
     extrema(t, &mut keep);
     clock.mark("extrema");
     if !query.is_empty() {
-        let docs: Vec<String> = (0..n).map(doc_of).collect();
-        let scores = relevance::scores(query, &docs);
+        let scores = relevance::scores_of(query, n, |i| doc_of(i).into());
         for i in relevance::candidates(&scores, &keep)
             .into_iter()
             .take(QUERY_FILL)

@@ -1,6 +1,7 @@
 //! Deterministic BM25 (spec/relevance.md): k1 = 1.5, b = 0.75, query terms
 //! summed in ascending byte order so equal inputs give equal bits.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -19,72 +20,111 @@ pub const RELEVANCE_RATIO: f64 = 0.30;
 /// Tokens of a text (relevance.md §1).
 pub fn tokenize(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut cur = String::new();
-    let flush = |cur: &mut String, out: &mut Vec<String>| {
+    each_token(text, &mut String::new(), |t| out.push(t.to_string()));
+    out
+}
+
+/// Calls `f` with each token of `text` in order, built in `cur`.
+fn each_token(text: &str, cur: &mut String, mut f: impl FnMut(&str)) {
+    cur.clear();
+    let mut flush = |cur: &mut String| {
         if cur.len() >= 2 && !STOPWORDS.contains(&cur.as_str()) {
-            out.push(std::mem::take(cur));
-        } else {
-            cur.clear();
+            f(cur);
         }
+        cur.clear();
     };
     for c in text.chars() {
         let c = simple_lower(c);
         if c == '_' || is_letter(c) || is_decimal(c) {
             cur.push(c);
         } else {
-            flush(&mut cur, &mut out);
+            flush(cur);
         }
     }
-    flush(&mut cur, &mut out);
-    out
+    flush(cur);
 }
 
 /// BM25 score of every document against the query (relevance.md §2).
-pub fn scores<S: AsRef<str>>(query: &str, docs: &[S]) -> Vec<f64> {
-    let terms: BTreeSet<String> = tokenize(query).into_iter().collect();
-    let n = docs.len();
+pub fn scores<S: AsRef<str> + Sync>(query: &str, docs: &[S]) -> Vec<f64> {
+    scores_of(query, docs.len(), |i| docs[i].as_ref().into())
+}
+
+/// [`scores`] of `n` documents produced one at a time by `doc`: only each
+/// document's length and query-term counts are kept, not its text or
+/// tokens (a 64 MB table's rows would take several times the table).
+/// Documents are tokenized on every core; the sums run in document order.
+pub fn scores_of<'d>(
+    query: &str,
+    n: usize,
+    doc: impl Fn(usize) -> Cow<'d, str> + Sync,
+) -> Vec<f64> {
+    let terms: Vec<String> = tokenize(query)
+        .into_iter()
+        .collect::<BTreeSet<String>>()
+        .into_iter()
+        .collect();
     let mut out = vec![0.0; n];
     if terms.is_empty() || n == 0 {
         return out;
     }
-    let mut tfs: Vec<HashMap<&str, usize>> = Vec::with_capacity(n);
-    let mut lens = Vec::with_capacity(n);
-    let mut df: HashMap<&str, usize> = HashMap::default();
-    let mut total = 0usize;
-    let toks: Vec<Vec<String>> = docs.iter().map(|d| tokenize(d.as_ref())).collect();
-    for t in &toks {
-        let mut tf: HashMap<&str, usize> = HashMap::default();
-        for w in t {
-            if terms.contains(w.as_str()) {
-                *tf.entry(w.as_str()).or_default() += 1;
+    let index: HashMap<&str, usize> = terms
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.as_str(), i))
+        .collect();
+    // Per chunk of documents: each one's token count, and (document,
+    // term, count) for every query term a document holds.
+    let size = n.div_ceil(crate::par::parts_for(n, 2048));
+    let chunks: Vec<std::ops::Range<usize>> =
+        (0..n).step_by(size).map(|s| s..n.min(s + size)).collect();
+    let counted = crate::par::map(chunks, |chunk| {
+        let mut lens = Vec::with_capacity(chunk.len());
+        let mut tfs: Vec<(u32, u32, u32)> = Vec::new();
+        let mut counts = vec![0u32; terms.len()];
+        let mut cur = String::new();
+        for i in chunk {
+            let mut len = 0usize;
+            each_token(&doc(i), &mut cur, |w| {
+                len += 1;
+                if let Some(&k) = index.get(w) {
+                    counts[k] += 1;
+                }
+            });
+            for (k, c) in counts.iter_mut().enumerate() {
+                if *c > 0 {
+                    tfs.push((i as u32, k as u32, *c));
+                    *c = 0;
+                }
             }
+            lens.push(len);
         }
-        for k in tf.keys() {
-            *df.entry(k).or_default() += 1;
-        }
-        lens.push(t.len());
-        total += t.len();
-        tfs.push(tf);
+        (lens, tfs)
+    });
+    let mut lens = Vec::with_capacity(n);
+    let mut tfs = Vec::new();
+    for (l, t) in counted {
+        lens.extend(l);
+        tfs.extend(t);
     }
+    let mut df = vec![0usize; terms.len()];
+    for &(_, k, _) in &tfs {
+        df[k as usize] += 1;
+    }
+    let total: usize = lens.iter().sum();
     let avgdl = if total > 0 {
         total as f64 / n as f64
     } else {
         1.0
     };
-    for (i, tf) in tfs.iter().enumerate() {
-        let mut score = 0.0;
-        for t in &terms {
-            let Some(&f) = tf.get(t.as_str()) else {
-                continue;
-            };
-            let d = df[t.as_str()] as f64;
-            let idf = (1.0 + ((n as f64 - d) + 0.5) / (d + 0.5)).ln();
-            let norm = 0.25 + (0.75 * lens[i] as f64) / avgdl;
-            let tf = f as f64;
-            let denom = tf + 1.5 * norm;
-            score += (idf * (tf * 2.5)) / denom;
-        }
-        out[i] = score;
+    // Per document, terms in ascending byte order (tfs holds them so).
+    for &(i, k, f) in &tfs {
+        let i = i as usize;
+        let d = df[k as usize] as f64;
+        let idf = (1.0 + ((n as f64 - d) + 0.5) / (d + 0.5)).ln();
+        let norm = 0.25 + (0.75 * lens[i] as f64) / avgdl;
+        let tf = f as f64;
+        let denom = tf + 1.5 * norm;
+        out[i] += (idf * (tf * 2.5)) / denom;
     }
     out
 }
