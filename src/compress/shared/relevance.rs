@@ -146,6 +146,57 @@ pub fn candidates(scores: &[f64], keep: &[bool]) -> Vec<usize> {
 mod tests {
     use super::*;
 
+    /// relevance.md §2 as written: every document's tokens held at once.
+    fn reference(query: &str, docs: &[String]) -> Vec<f64> {
+        let terms: BTreeSet<String> = tokenize(query).into_iter().collect();
+        let toks: Vec<Vec<String>> = docs.iter().map(|d| tokenize(d)).collect();
+        let n = docs.len() as f64;
+        let total: usize = toks.iter().map(|t| t.len()).sum();
+        let avgdl = total as f64 / n;
+        toks.iter()
+            .map(|t| {
+                let mut score = 0.0;
+                for term in &terms {
+                    let f = t.iter().filter(|w| *w == term).count();
+                    if f == 0 {
+                        continue;
+                    }
+                    let d = toks.iter().filter(|u| u.contains(term)).count() as f64;
+                    let idf = (1.0 + ((n - d) + 0.5) / (d + 0.5)).ln();
+                    let norm = 0.25 + (0.75 * t.len() as f64) / avgdl;
+                    let tf = f as f64;
+                    score += (idf * (tf * 2.5)) / (tf + 1.5 * norm);
+                }
+                score
+            })
+            .collect()
+    }
+
+    #[test]
+    fn chunked_scores_equal_the_definition() {
+        let words = [
+            "db", "host", "down", "up", "the", "x_y", "Ünï", "42", "db-7", "ok",
+        ];
+        let docs: Vec<String> = (0..6000usize)
+            .map(|i| {
+                (0..1 + i % 7)
+                    .map(|j| words[(i * 31 + j * 17) % words.len()])
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        for q in ["host db down", "ünï 42", "the", "x_y ok up"] {
+            let got = scores(q, &docs);
+            let want = reference(q, &docs);
+            assert!(
+                got.iter()
+                    .zip(&want)
+                    .all(|(a, b)| a.to_bits() == b.to_bits()),
+                "{q}"
+            );
+        }
+    }
+
     #[test]
     fn worked_example() {
         let docs = [
