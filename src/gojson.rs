@@ -127,6 +127,9 @@ impl Node {
 #[derive(Debug, Clone)]
 pub struct Tape<'a> {
     src: &'a [u8],
+    /// `src` as text, when it is all UTF-8 (plain strings are then sliced
+    /// from it without checking each again).
+    src_text: Option<&'a str>,
     nodes: Vec<Node>,
     decoded: String,
     /// The key node indices, in order, of each [`REORDERED`] object (by
@@ -154,12 +157,15 @@ impl<'a> Tape<'a> {
 
     #[inline]
     fn text(&self, n: Node) -> &str {
+        let start = n.data as usize;
+        let end = start + n.len();
         if n.tag() == DECODED {
-            let start = n.data as usize;
-            &self.decoded[start..start + n.len()]
+            &self.decoded[start..end]
+        } else if let Some(text) = self.src_text {
+            &text[start..end]
         } else {
             // Plain strings and numbers are ASCII, checked when decoded.
-            std::str::from_utf8(span(self.src, &self.decoded, n)).unwrap_or_default()
+            std::str::from_utf8(&self.src[start..end]).unwrap_or_default()
         }
     }
 }
@@ -776,6 +782,7 @@ pub fn decode_first(s: &[u8], opts: Options) -> PResult<(Tape<'_>, usize)> {
     p.value(0)?;
     let tape = Tape {
         src: s,
+        src_text: std::str::from_utf8(s).ok(),
         nodes: p.nodes,
         decoded: p.decoded,
         orders: p.orders,

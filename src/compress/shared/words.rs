@@ -35,12 +35,17 @@ impl WordSet {
 
     /// True when some word of the list occurs as a whole ASCII word.
     pub fn is_match(&self, text: &str) -> bool {
-        if text.contains('\u{17F}') {
-            return self.regex().is_match(text);
+        self.is_match_utf8(text.as_bytes())
+    }
+
+    /// [`WordSet::is_match`] of text known to be UTF-8, without checking it
+    /// again (bytes that are not UTF-8 match as their lossy text would).
+    pub fn is_match_utf8(&self, b: &[u8]) -> bool {
+        if memchr::memmem::find(b, "\u{17F}".as_bytes()).is_some() {
+            return self.regex().is_match(&String::from_utf8_lossy(b));
         }
         // One pass over the bytes: at the end of each maximal ASCII word
         // run, compare it when its length can match.
-        let b = text.as_bytes();
         let n = b.len();
         let mut i = 0;
         while i < n {
