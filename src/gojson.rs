@@ -226,6 +226,15 @@ impl<'t> Json<'t> {
         }
     }
 
+    /// How many numbers this value holds, itself included.
+    pub fn numbers(self) -> usize {
+        let i = self.i as usize;
+        self.tape.nodes[i..i + self.node().size()]
+            .iter()
+            .filter(|n| n.tag() == NUMBER)
+            .count()
+    }
+
     /// True for an object.
     pub fn is_object(self) -> bool {
         self.node().tag() >= OBJECT

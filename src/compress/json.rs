@@ -396,35 +396,48 @@ impl Walker<'_> {
     fn numeric_rules(&self, items: &[Json<'_>], lens: &[usize], keep: &mut [bool]) {
         let n = items.len();
         let mut paths = Paths::default();
-        let mut per_path: Vec<Vec<(usize, f64)>> = Vec::new();
+        // Per path: the elements that have it, and its values.
+        let mut per_path: Vec<(Vec<u32>, Vec<f64>)> = Vec::new();
         let mut buf = Vec::new();
         let mut path = String::new();
+        // A path first seen at element i has at most n - i values: give it
+        // that room rather than doubling (each outgrown buffer's pages stay
+        // with the allocator), as long as all the room given stays within
+        // the number of numbers in the array. Untouched room costs nothing.
+        let mut room = items.iter().map(|it| it.numbers()).sum::<usize>();
         for (i, it) in items.iter().enumerate() {
             buf.clear();
             leaves(*it, &mut path, &mut paths, &mut buf);
             for (id, x) in last_wins(std::mem::take(&mut buf)) {
-                if per_path.len() <= id as usize {
-                    per_path.resize(id as usize + 1, Vec::new());
+                let id = id as usize;
+                if per_path.len() <= id {
+                    per_path.resize(id + 1, Default::default());
+                    if room >= n - i {
+                        room -= n - i;
+                        per_path[id].0.reserve_exact(n - i);
+                        per_path[id].1.reserve_exact(n - i);
+                    }
                 }
-                per_path[id as usize].push((i, x));
+                per_path[id].0.push(i as u32);
+                per_path[id].1.push(x);
             }
         }
         // Change-point series: the full-coverage path with the highest variance.
         let mut full: Vec<usize> = (0..per_path.len())
-            .filter(|&p| per_path[p].len() == n)
+            .filter(|&p| per_path[p].1.len() == n)
             .collect();
         full.sort_by(|&a, &b| paths.names[a].as_bytes().cmp(paths.names[b].as_bytes()));
         let mut best = -1.0;
         let mut chosen: Option<usize> = None;
         for p in full {
-            let vals = &per_path[p];
+            let vals = &per_path[p].1;
             let mut sum = 0.0;
-            for &(_, x) in vals {
+            for &x in vals {
                 sum += x;
             }
             let mean = sum / n as f64;
             let mut ss = 0.0;
-            for &(_, x) in vals {
+            for &x in vals {
                 ss += (x - mean) * (x - mean);
             }
             let var = ss / (n - 1) as f64;
@@ -434,25 +447,24 @@ impl Walker<'_> {
             }
         }
         let lens: Vec<f64> = lens.iter().map(|&l| l as f64).collect();
-        let series: Vec<f64> = match chosen {
-            Some(p) if !paths.names[p].is_empty() => per_path[p].iter().map(|&(_, x)| x).collect(),
-            _ => lens.clone(),
+        let series: &[f64] = match chosen {
+            Some(p) if !paths.names[p].is_empty() => &per_path[p].1,
+            _ => &lens,
         };
         // Anomalies: every path, with the synthetic length path replacing `__len__`.
         let len_id = paths.ids.get("__len__").copied();
-        for (p, vals) in per_path.iter().enumerate() {
+        for (p, (at, xs)) in per_path.iter().enumerate() {
             if Some(p as u32) == len_id {
                 continue;
             }
-            let xs: Vec<f64> = vals.iter().map(|&(_, x)| x).collect();
-            for j in robust::anomalies(&xs) {
-                keep[vals[j].0] = true;
+            for j in robust::anomalies(xs) {
+                keep[at[j] as usize] = true;
             }
         }
         for j in robust::anomalies(&lens) {
             keep[j] = true;
         }
-        for s in robust::change_points(&series) {
+        for s in robust::change_points(series) {
             keep[s] = true;
         }
     }

@@ -28,12 +28,15 @@ pub fn robust(xs: &[f64]) -> (f64, f64) {
     if xs.is_empty() {
         return (0.0, 0.0);
     }
+    // Values equal under `total_cmp` are the same bits, so an unstable sort
+    // (which needs no scratch buffer) orders them exactly as a stable one.
     let mut s = xs.to_vec();
-    s.sort_by(f64::total_cmp);
+    s.sort_unstable_by(f64::total_cmp);
     let med = median_sorted(&s);
     let mut dev: Vec<f64> = s.iter().map(|x| (x - med).abs()).collect();
-    dev.sort_by(f64::total_cmp);
+    dev.sort_unstable_by(f64::total_cmp);
     let mad = median_sorted(&dev);
+    drop(dev);
     if mad > 0.0 {
         return (med, mad);
     }
