@@ -371,20 +371,7 @@ impl Store {
     /// original equals `original`, and its metadata.
     fn existing(&self, h: &Handle, original: &[u8]) -> Result<(Header, bool, Vec<u8>), GetError> {
         let io_err = |e: io::Error| GetError::Io(go_errno(&e));
-        let f = self.open_record(h)?;
-        let size = f.metadata().map_err(io_err)?.len();
-        let mut rdr = io::BufReader::with_capacity(1 << 16, f);
-        let mut first = Vec::new();
-        io::BufRead::read_until(&mut rdr, b'\n', &mut first).map_err(io_err)?;
-        let mut second = Vec::new();
-        io::BufRead::read_until(&mut rdr, b'\n', &mut second).map_err(io_err)?;
-        let header = parse_header_lines(h, &first, &second)?;
-        let expect = ((first.len() + second.len()) as u64)
-            .checked_add(header.original_len)
-            .and_then(|x| x.checked_add(header.metadata_len));
-        if expect != Some(size) {
-            return Err(damaged(h, "length mismatch"));
-        }
+        let (header, [first, second], mut rdr) = self.open_header(h, 1 << 16)?;
         let mut hasher = blake3::Hasher::new();
         hasher.update(&second);
         let mut same = header.original_len == original.len() as u64;
@@ -410,15 +397,20 @@ impl Store {
 
     /// Reads only the header of a record (for stats and budget checks).
     fn read_header(&self, h: &Handle) -> Result<Header, GetError> {
+        self.open_header(h, 4096).map(|(header, _, _)| header)
+    }
+
+    /// Opens a record and reads its two header lines, checking them and
+    /// the record's length; the reader is left at the original's start.
+    fn open_header(&self, h: &Handle, buffer: usize) -> Result<OpenedRecord, GetError> {
+        let io_err = |e: io::Error| GetError::Io(go_errno(&e));
         let f = self.open_record(h)?;
-        let size = f.metadata().map_err(|e| GetError::Io(go_errno(&e)))?.len();
-        let mut rdr = io::BufReader::with_capacity(4096, f);
+        let size = f.metadata().map_err(io_err)?.len();
+        let mut rdr = io::BufReader::with_capacity(buffer, f);
         let mut first = Vec::new();
-        io::BufRead::read_until(&mut rdr, b'\n', &mut first)
-            .map_err(|e| GetError::Io(go_errno(&e)))?;
+        io::BufRead::read_until(&mut rdr, b'\n', &mut first).map_err(io_err)?;
         let mut second = Vec::new();
-        io::BufRead::read_until(&mut rdr, b'\n', &mut second)
-            .map_err(|e| GetError::Io(go_errno(&e)))?;
+        io::BufRead::read_until(&mut rdr, b'\n', &mut second).map_err(io_err)?;
         let header = parse_header_lines(h, &first, &second)?;
         let expect = ((first.len() + second.len()) as u64)
             .checked_add(header.original_len)
@@ -426,7 +418,7 @@ impl Store {
         if expect != Some(size) {
             return Err(damaged(h, "length mismatch"));
         }
-        Ok(header)
+        Ok((header, [first, second], rdr))
     }
 
     /// The original bytes of a handle (store.md §4).
@@ -616,6 +608,9 @@ impl std::fmt::Display for OpenError {
         }
     }
 }
+
+/// A record's header, its two header lines, and a reader at its original.
+type OpenedRecord = (Header, [Vec<u8>; 2], io::BufReader<File>);
 
 fn damaged(h: &Handle, why: &str) -> GetError {
     GetError::Damaged(format!("damaged record {}: {why}", h.as_str()))

@@ -120,6 +120,18 @@ fn damaged_records_are_errors_not_bytes() {
 }
 
 #[test]
+fn an_identical_record_is_verified_not_rewritten() {
+    let tc = TestCommand::new();
+    let input = table(150, "same");
+    let (h, path, first) = stored_record(&tc, &input);
+    let again = tc.expect(&["compress"], input.as_bytes(), 0);
+    assert_eq!(again.handle().as_deref(), Some(h.as_str()));
+    // A rewrite would carry a new created_at (nanoseconds).
+    assert_eq!(std::fs::read(&path).unwrap(), first);
+    assert_eq!(tc.retrieved(&h), input.as_bytes());
+}
+
+#[test]
 fn budget_refusal_passes_through() {
     let tc = TestCommand::new().env("CAVEMAN_CCR_MAX_BYTES", "5000");
     let small = table(60, "a");
