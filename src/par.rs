@@ -24,6 +24,15 @@ pub fn parts_for(len: usize, min_part: usize) -> usize {
     parts.min(workers())
 }
 
+/// `0..len` cut into [`parts_for`]`(len, min_part)` consecutive ranges.
+pub fn ranges(len: usize, min_part: usize) -> Vec<std::ops::Range<usize>> {
+    let size = len.div_ceil(parts_for(len, min_part)).max(1);
+    (0..len)
+        .step_by(size)
+        .map(|s| s..len.min(s + size))
+        .collect()
+}
+
 /// `f` of each part, in order; the calling thread takes the first part and
 /// one scoped thread takes each other. A worker's panic is re-raised here.
 pub fn map<I: Send, R: Send>(parts: Vec<I>, f: impl Fn(I) -> R + Sync) -> Vec<R> {
@@ -84,5 +93,10 @@ mod tests {
         let r = std::panic::catch_unwind(|| map(vec![1, 2, 3], |x| assert_ne!(x, 3)));
         assert!(r.is_err());
         assert!(map(Vec::<u8>::new(), |x| x).is_empty());
+        assert_eq!(ranges(0, 10), Vec::<std::ops::Range<usize>>::new());
+        assert_eq!(ranges(5, 10), vec![0..5]);
+        let r = ranges(10_001, 10);
+        assert_eq!((r[0].start, r[r.len() - 1].end), (0, 10_001));
+        assert!(r.windows(2).all(|w| w[0].end == w[1].start));
     }
 }

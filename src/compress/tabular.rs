@@ -87,9 +87,7 @@ fn sample(
         t.rows.row(i).join_into(" ", &mut doc);
         doc
     };
-    let size = n.div_ceil(crate::par::parts_for(n, 4096));
-    let chunks: Vec<Range<usize>> = (0..n).step_by(size).map(|s| s..n.min(s + size)).collect();
-    let failures: Vec<bool> = crate::par::map(chunks, |chunk| {
+    let failures: Vec<bool> = crate::par::map(crate::par::ranges(n, 4096), |chunk| {
         let mut doc = String::new();
         let mut out = Vec::with_capacity(chunk.len());
         for i in chunk {

@@ -74,10 +74,7 @@ pub fn scores_of<'d>(
         .collect();
     // Per chunk of documents: each one's token count, and (document,
     // term, count) for every query term a document holds.
-    let size = n.div_ceil(crate::par::parts_for(n, 2048));
-    let chunks: Vec<std::ops::Range<usize>> =
-        (0..n).step_by(size).map(|s| s..n.min(s + size)).collect();
-    let counted = crate::par::map(chunks, |chunk| {
+    let counted = crate::par::map(crate::par::ranges(n, 2048), |chunk| {
         let mut lens = Vec::with_capacity(chunk.len());
         let mut tfs: Vec<(u32, u32, u32)> = Vec::new();
         let mut counts = vec![0u32; terms.len()];
