@@ -133,9 +133,8 @@ pub struct Tape<'a> {
     nodes: Vec<Node>,
     decoded: String,
     /// The key node indices, in order, of each [`REORDERED`] object (by
-    /// its node index): one range of [`Tape::order`].
-    orders: rustc_hash::FxHashMap<u32, (u32, u32)>,
-    order: Vec<u32>,
+    /// its node index).
+    orders: rustc_hash::FxHashMap<u32, Box<[u32]>>,
 }
 
 /// Bytes of a string or number node.
@@ -157,15 +156,12 @@ impl<'a> Tape<'a> {
 
     #[inline]
     fn text(&self, n: Node) -> &str {
-        let start = n.data as usize;
-        let end = start + n.len();
-        if n.tag() == DECODED {
-            &self.decoded[start..end]
-        } else if let Some(text) = self.src_text {
-            &text[start..end]
-        } else {
+        let (start, end) = (n.data as usize, n.data as usize + n.len());
+        match (n.tag(), self.src_text) {
+            (DECODED, _) => &self.decoded[start..end],
+            (_, Some(text)) => &text[start..end],
             // Plain strings and numbers are ASCII, checked when decoded.
-            std::str::from_utf8(&self.src[start..end]).unwrap_or_default()
+            _ => std::str::from_utf8(&self.src[start..end]).unwrap_or_default(),
         }
     }
 }
@@ -387,9 +383,7 @@ impl Tape<'_> {
             None
         };
         match aside {
-            Some(&(start, end)) => {
-                KeyNodes::Reordered(self.order[start as usize..end as usize].iter())
-            }
+            Some(keys) => KeyNodes::Reordered(keys.iter()),
             None => KeyNodes::InOrder {
                 nodes: &self.nodes,
                 next: at + 1,
@@ -431,8 +425,7 @@ struct Parser<'a> {
     opts: Options,
     nodes: Vec<Node>,
     decoded: String,
-    orders: rustc_hash::FxHashMap<u32, (u32, u32)>,
-    order: Vec<u32>,
+    orders: rustc_hash::FxHashMap<u32, Box<[u32]>>,
     /// Scratch: the key nodes of the object being closed, and its members
     /// in their new order.
     members: Vec<u32>,
@@ -481,7 +474,6 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                     return Ok(());
                 }
-                let mut count = 0;
                 loop {
                     self.skip_ws();
                     if self.peek() != Some(b'"') {
@@ -491,7 +483,6 @@ impl<'a> Parser<'a> {
                     self.skip_ws();
                     self.expect(b':')?;
                     self.value(depth + 1)?;
-                    count += 1;
                     self.skip_ws();
                     match self.peek() {
                         Some(b',') => self.pos += 1,
@@ -502,7 +493,7 @@ impl<'a> Parser<'a> {
                         _ => return Err(SyntaxError),
                     }
                 }
-                let (tag, count) = self.order_members(at, count)?;
+                let (tag, count) = self.order_members(at)?;
                 self.close(at, tag, count);
                 Ok(())
             }
@@ -552,7 +543,7 @@ impl<'a> Parser<'a> {
     /// Puts the members of the object at `at` in the order `opts.keys`
     /// asks for, or records that order; returns the object's tag and how
     /// many members it has in that order.
-    fn order_members(&mut self, at: usize, count: usize) -> PResult<(u32, usize)> {
+    fn order_members(&mut self, at: usize) -> PResult<(u32, usize)> {
         let mut members = std::mem::take(&mut self.members);
         members.clear();
         let mut j = at + 1;
@@ -562,7 +553,7 @@ impl<'a> Parser<'a> {
         }
         let (src, decoded, nodes) = (self.s, self.decoded.as_str(), &self.nodes);
         let key = |k: u32| span(src, decoded, nodes[k as usize]);
-        let mut out = (OBJECT, count);
+        let mut out = (OBJECT, members.len());
         match self.opts.keys {
             Keys::SortedLastWins => {
                 if !members.windows(2).all(|w| key(w[0]) < key(w[1])) {
@@ -597,10 +588,7 @@ impl<'a> Parser<'a> {
     /// Orders the object at `at` as `keys` lists its members' key nodes.
     fn reorder(&mut self, at: usize, keys: &[u32]) -> (u32, usize) {
         if self.nodes.len() - at > MOVABLE {
-            let start = self.order.len() as u32;
-            self.order.extend_from_slice(keys);
-            self.orders
-                .insert(at as u32, (start, self.order.len() as u32));
+            self.orders.insert(at as u32, keys.into());
             return (REORDERED, keys.len());
         }
         let mut moved = std::mem::take(&mut self.moved);
@@ -784,7 +772,6 @@ pub fn decode_first(s: &[u8], opts: Options) -> PResult<(Tape<'_>, usize)> {
         nodes: Vec::with_capacity(s.len() / 4 + 16),
         decoded: String::new(),
         orders: Default::default(),
-        order: Vec::new(),
         members: Vec::new(),
         moved: Vec::new(),
     };
@@ -795,7 +782,6 @@ pub fn decode_first(s: &[u8], opts: Options) -> PResult<(Tape<'_>, usize)> {
         nodes: p.nodes,
         decoded: p.decoded,
         orders: p.orders,
-        order: p.order,
     };
     Ok((tape, p.pos))
 }

@@ -733,15 +733,18 @@ impl PieceCache {
 pub fn count_str(text: &str) -> usize {
     count_in(
         text,
-        &mut PieceCache::for_text(text.len()),
+        &mut PieceCache::for_text(text.len(), false),
         text.len() >= LINEAR_TEXT,
     )
 }
 
 impl PieceCache {
-    /// A cache sized for a text (or chunk) of `len` bytes.
-    fn for_text(len: usize) -> PieceCache {
-        PieceCache::new(if len >= BIG_TEXT {
+    /// A cache sized for a text (or chunk) of `len` bytes, `invalid` when
+    /// they are not UTF-8.
+    fn for_text(len: usize, invalid: bool) -> PieceCache {
+        PieceCache::new(if invalid && len >= HUGE_LOSSY {
+            HUGE_CACHE_BITS
+        } else if len >= BIG_TEXT {
             BIG_CACHE_BITS
         } else {
             CACHE_BITS
@@ -843,7 +846,7 @@ pub fn count_parallel(text: &str) -> usize {
     let chunks: Vec<&str> = cuts.windows(2).map(|w| &text[w[0]..w[1]]).collect();
     let linear = text.len() >= LINEAR_TEXT;
     crate::par::map(chunks, |c| {
-        count_in(c, &mut PieceCache::for_text(c.len()), linear)
+        count_in(c, &mut PieceCache::for_text(c.len(), false), linear)
     })
     .into_iter()
     .sum()
@@ -893,11 +896,7 @@ fn count_lossy(bytes: &[u8], linear: bool) -> usize {
 
 fn count_lossy_by(bytes: &[u8], part: usize, linear: bool) -> usize {
     let cuts = split_points(bytes, bytes.len().div_ceil(part), |p| lossy_cut(bytes, p));
-    let mut cache = if bytes.len() >= HUGE_LOSSY {
-        PieceCache::new(HUGE_CACHE_BITS)
-    } else {
-        PieceCache::for_text(bytes.len())
-    };
+    let mut cache = PieceCache::for_text(bytes.len(), true);
     cuts.windows(2)
         .map(|w| count_in(&go_lossy(&bytes[w[0]..w[1]]), &mut cache, linear))
         .sum()

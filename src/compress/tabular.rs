@@ -186,15 +186,15 @@ fn extrema(t: &Table<'_>, keep: &mut [bool]) {
 
 /// A row of the output: a row of the table, or a marker row (its text in
 /// the first field, the others empty).
-enum Out<'m> {
+enum Out {
     Row(usize),
-    Marker(Cow<'m, str>),
+    Marker(Cow<'static, str>),
 }
 
 /// Walks the rows, collapsing dropped runs into marker rows; returns the
 /// output rows and the bytes the collapsed runs dropped. The runs'
 /// summaries are computed first, on every core.
-fn emit(t: &Table<'_>, keep: &[bool]) -> (Vec<Out<'static>>, usize) {
+fn emit(t: &Table<'_>, keep: &[bool]) -> (Vec<Out>, usize) {
     let header: Vec<&str> = t.rows.row(0).iter().map(trim_str).collect();
     let runs = super::shared::dropped_runs(keep);
     let rows_in_runs: usize = runs.iter().map(|r| r.len()).sum();
@@ -255,7 +255,7 @@ fn marker_of<'t>(
 }
 
 /// The fields of an output row, into `fields`.
-fn fields_into<'r>(t: &'r Table<'_>, o: &'r Out<'_>, width: usize, fields: &mut Vec<&'r str>) {
+fn fields_into<'r>(t: &'r Table<'_>, o: &'r Out, width: usize, fields: &mut Vec<&'r str>) {
     fields.clear();
     match o {
         Out::Row(i) => fields.extend(t.rows.row(*i).iter()),
@@ -267,7 +267,7 @@ fn fields_into<'r>(t: &'r Table<'_>, o: &'r Out<'_>, width: usize, fields: &mut 
 }
 
 /// Rebuilds the table in its own format (tabular.md §6).
-fn rebuild(t: &Table<'_>, rows: &[Out<'_>], width: usize, input: &[u8]) -> Vec<u8> {
+fn rebuild(t: &Table<'_>, rows: &[Out], width: usize, input: &[u8]) -> Vec<u8> {
     let ends_lf = input.last() == Some(&b'\n');
     let mut out = Vec::with_capacity(input.len());
     let mut fields: Vec<&str> = Vec::with_capacity(width);
