@@ -9,6 +9,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::text::{ascii_words, is_ascii_word as is_word, is_blank, trim_space, trim_str};
+use std::borrow::Cow;
+
 use crate::{gojson, table, tokens::go_lossy, unwrap};
 
 /// Every word `detect` can print.
@@ -69,6 +71,12 @@ fn detect_body(b: &[u8], keep: bool) -> (&'static str, Parsed<'_>) {
     }
     let text = go_lossy(b);
     let s: &str = &text;
+    // The checks that need valid UTF-8 take it from here rather than
+    // validating the input again (CJK validates at ~1 GB/s).
+    let valid = match &text {
+        Cow::Borrowed(s) => Some(*s),
+        Cow::Owned(_) => None,
+    };
     if looks_diff(s) {
         return ("diff", Parsed::Nothing);
     }
@@ -76,10 +84,13 @@ fn detect_body(b: &[u8], keep: bool) -> (&'static str, Parsed<'_>) {
         return ("html", Parsed::Nothing);
     }
     if keep {
-        if let Some(t) = table::parse(b).filter(|t| t.rows.len() >= 8) {
+        if let Some(t) = valid
+            .and_then(table::parse_text)
+            .filter(|t| t.rows.len() >= 8)
+        {
             return ("tabular", Parsed::Table(t));
         }
-    } else if table::looks_tabular(b) {
+    } else if valid.is_some_and(table::looks_tabular) {
         return ("tabular", Parsed::Nothing);
     }
     let word = {
@@ -90,7 +101,7 @@ fn detect_body(b: &[u8], keep: bool) -> (&'static str, Parsed<'_>) {
             "log"
         } else if looks_search(s) {
             "search-result"
-        } else if looks_config(b) {
+        } else if valid.is_some_and(looks_config) {
             "config"
         } else {
             "text"
@@ -419,11 +430,8 @@ static YAML_KEY: LazyLock<Regex> = LazyLock::new(|| {
 /// Minimum lines for a config file.
 const CONFIG_MIN_LINES: usize = 12;
 
-fn looks_config(b: &[u8]) -> bool {
-    let Ok(s) = std::str::from_utf8(b) else {
-        return false;
-    };
-    if is_blank(b) {
+fn looks_config(s: &str) -> bool {
+    if is_blank(s.as_bytes()) {
         return false;
     }
     let body = s.strip_suffix('\n').unwrap_or(s);

@@ -199,7 +199,12 @@ fn memchr_count(b: u8, s: &[u8]) -> usize {
 
 /// Parses a table (tabular.md §3), or `None`.
 pub fn parse(input: &[u8]) -> Option<Table<'_>> {
-    let text = std::str::from_utf8(input).ok()?;
+    parse_text(std::str::from_utf8(input).ok()?)
+}
+
+/// [`parse`] of input already known to be UTF-8.
+pub fn parse_text(text: &str) -> Option<Table<'_>> {
+    let input = text.as_bytes();
     if is_blank(input) || input.len() >= MAX_INPUT {
         return None;
     }
@@ -211,11 +216,8 @@ pub fn parse(input: &[u8]) -> Option<Table<'_>> {
 
 /// Rows the parser accepts as a table at all, for detection (>= 8 rows).
 /// Same checks as [`parse`], without keeping the records.
-pub fn looks_tabular(input: &[u8]) -> bool {
-    let Ok(text) = std::str::from_utf8(input) else {
-        return false;
-    };
-    if is_blank(input) {
+pub fn looks_tabular(text: &str) -> bool {
+    if is_blank(text.as_bytes()) {
         return false;
     }
     if let Some(t) = parse_markdown(text) {
