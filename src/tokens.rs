@@ -635,7 +635,11 @@ fn piece_count(piece: &[u8], linear: bool, ranks: &mut RankCache) -> usize {
     }
     if n >= LONG_PIECE || (linear && n > LINEAR_PIECE) {
         if let Some(enc) = LONG_ENCODER.as_ref() {
-            return enc.count(piece);
+            return if n >= LONG_PIECE {
+                windowed_count(piece, enc, WINDOW, WINDOW_OVERLAP)
+            } else {
+                enc.count(piece)
+            };
         }
         // Unreachable with the data build.rs writes; stay exact anyway.
     }
@@ -644,6 +648,103 @@ fn piece_count(piece: &[u8], linear: bool, ranks: &mut RankCache) -> usize {
     } else {
         heap_merge_count(piece, ranks)
     }
+}
+
+/// Bytes of a long piece encoded at a time by [`windowed_count`].
+const WINDOW: usize = 1 << 20;
+/// Bytes each window runs into the next one's start, where the two are
+/// synchronised.
+const WINDOW_OVERLAP: usize = 1 << 12;
+
+/// A window's tokens inside one overlap: (start, end) in the piece, and
+/// the token's index in the window's encoding.
+type Edge = Vec<(usize, usize, usize)>;
+
+/// Token count of a long piece (a run of one class of characters: a DNA
+/// sequence, a line of `=`), encoded in windows of `window` bytes on every
+/// core, with memory bounded by the window rather than the piece (the
+/// encoder keeps every token: 4 bytes a token, 381 MB for 64 MiB of random
+/// letters when encoded whole).
+///
+/// Window k covers `[k * window, (k + 1) * window + overlap)`. Where two
+/// neighbours' encodings have the same token at the same place in their
+/// overlap, the first's tokens up to it and the second's from it are the
+/// piece's encoding (the `bpe` crate's README, Corollary III: two valid
+/// encodings sharing a token join into a valid one, and the valid encoding
+/// is unique). Encodings of random text meet within a few tokens; if some
+/// pair never meets (a periodic run whose period does not divide the
+/// window), the piece is encoded whole.
+fn windowed_count(
+    piece: &[u8],
+    enc: &bpe::byte_pair_encoding::BytePairEncoding,
+    window: usize,
+    overlap: usize,
+) -> usize {
+    windows_met(piece, enc, window, overlap).unwrap_or_else(|| enc.count(piece))
+}
+
+/// [`windowed_count`] if every pair of neighbouring windows meets.
+fn windows_met(
+    piece: &[u8],
+    enc: &bpe::byte_pair_encoding::BytePairEncoding,
+    window: usize,
+    overlap: usize,
+) -> Option<usize> {
+    debug_assert!(window > overlap, "a window's two overlaps must not cross");
+    let n = piece.len();
+    let starts: Vec<usize> = (0..n).step_by(window).collect();
+    // Each window's token count, its tokens in the overlap with the
+    // previous window (its head) and with the next one (its tail).
+    let encode = |k: usize| -> (usize, Edge, Edge) {
+        let a = starts[k];
+        let next = starts.get(k + 1).copied();
+        let b = next.map_or(n, |s| (s + overlap).min(n));
+        let mut head = Vec::new();
+        let mut tail = Vec::new();
+        let mut pos = a;
+        let tokens = enc.encode_via_backtracking(&piece[a..b]);
+        for (i, &t) in tokens.iter().enumerate() {
+            let end = pos + enc.token_len(t);
+            if k > 0 && end <= a + overlap {
+                head.push((pos, end, i));
+            }
+            if next.is_some_and(|s| pos >= s) {
+                tail.push((pos, end, i));
+            }
+            pos = end;
+        }
+        (tokens.len(), head, tail)
+    };
+    let ks: Vec<usize> = (0..starts.len()).collect();
+    let windows: Vec<(usize, Edge, Edge)> =
+        crate::par::map_chunks(&ks, crate::par::workers(), |ks| {
+            ks.iter().map(|&k| encode(k)).collect::<Vec<_>>()
+        })
+        .into_iter()
+        .flatten()
+        .collect();
+    // Where window k meets window k + 1: the first token both have, as its
+    // index in each.
+    let mut meets = Vec::with_capacity(windows.len() - 1);
+    for pair in windows.windows(2) {
+        let (tail, head) = (&pair[0].2, &pair[1].1);
+        let meet = tail.iter().find_map(|&(s, e, i)| {
+            head.iter()
+                .find(|&&(s2, e2, _)| (s2, e2) == (s, e))
+                .map(|&(_, _, j)| (i, j))
+        });
+        meets.push(meet?);
+    }
+    // Window k counts its tokens after the meeting with k - 1 up to and
+    // including the meeting with k + 1.
+    let count = (0..windows.len())
+        .map(|k| {
+            let from = if k == 0 { 0 } else { meets[k - 1].1 + 1 };
+            let to = meets.get(k).map_or(windows[k].0, |m| m.0 + 1);
+            to - from
+        })
+        .sum();
+    Some(count)
 }
 
 /// Texts (or chunks) at least this long get the larger piece cache.
@@ -1319,6 +1420,47 @@ mod tests {
                     enc.count(b),
                     "{piece:?}"
                 );
+            }
+        }
+    }
+
+    /// Long pieces counted in windows equal the whole encoding: random
+    /// letters, a DNA-like alphabet, punctuation, and periodic runs (one
+    /// character, a pattern whose period does not divide the window).
+    #[test]
+    fn windowed_count_equals_whole_count() {
+        let enc = LONG_ENCODER.as_ref().expect("encoder");
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut random = |alphabet: &[u8], len: usize| -> Vec<u8> {
+            (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    alphabet[(x % alphabet.len() as u64) as usize]
+                })
+                .collect()
+        };
+        let pieces = [
+            random(b"abcdefghijklmnopqrstuvwxyz", 300_000),
+            random(b"ACGT", 300_000),
+            random(b"!#$%&()*+,-./:;<=>?@[]^_{|}~", 300_000),
+            "a".repeat(300_000).into_bytes(),
+            " ".repeat(300_000).into_bytes(),
+            "abcdefg".repeat(40_000).into_bytes(),
+        ];
+        for (k, piece) in pieces.iter().enumerate() {
+            let whole = enc.count(piece);
+            for (window, overlap) in [(4096, 256), (65_536, 4096), (100_003, 64)] {
+                let met = windows_met(piece, enc, window, overlap);
+                let what = String::from_utf8_lossy(&piece[..20]);
+                // Random text always meets; a periodic run may not.
+                if k < 3 {
+                    assert_eq!(met, Some(whole), "{what:?}… in windows of {window}");
+                } else {
+                    assert!(met.is_none_or(|c| c == whole), "{what:?}…");
+                }
+                assert_eq!(windowed_count(piece, enc, window, overlap), whole);
             }
         }
     }
