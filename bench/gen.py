@@ -83,3 +83,14 @@ cjk = open(os.path.join(out, "adv-cjk-emoji-8m.txt"), "rb").read()
 write("adv-cjk-emoji-64m.txt", cjk * 8)
 inv = open(os.path.join(out, "adv-invalid-8m.bin"), "rb").read()
 write("adv-invalid-64m.bin", inv * 8)
+# One 64 MiB pre-tokenizer piece (a run of one class of characters): random
+# lowercase letters, and a DNA-like sequence (uppercase ACGT, as an
+# unwrapped genome in an API response would be). Counted in windows.
+r = random.Random(12)
+raw = r.randbytes(64 << 20)
+write("adv-letters-64m.txt", raw.translate(bytes(b"abcdefghijklmnopqrstuvwxyz"[i % 26] for i in range(256))))
+write("adv-dna-64m.txt", raw.translate(bytes(b"ACGT"[i % 4] for i in range(256))))
+write("adv-one-char-64m.txt", "a" * (64 << 20))
+# Mostly valid text with a bad byte every 100 kB: converted, cut at letter
+# boundaries, counted on both cores without the long-piece encoder.
+write("adv-cjk-badbytes-64m.bin", b"\xff".join(cjk[i:i + 100_000] for i in range(0, len(cjk), 100_000)) * 8)

@@ -9,8 +9,10 @@
 //! * Each piece found in the vocabulary is one token; other pieces are merged
 //!   by rank (lowest first, leftmost on ties). The vocabulary table is static
 //!   data laid out by `build.rs`, so counting costs no start-up time.
-//! * Pieces longer than [`LONG_PIECE`] bytes go to the linear-time exact
-//!   encoder of the `bpe` crate, built lazily from the same vocabulary.
+//! * Pieces of [`LONG_PIECE`] bytes or more are counted in windows that are
+//!   joined where their encodings meet: by the rank merge when the piece
+//!   repeats, else by the linear-time exact encoder of the `bpe` crate,
+//!   built lazily from the same vocabulary, on every core.
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -27,9 +29,9 @@ static FILTER: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_filter.bi
 /// ones the simple quadratic loop, which is faster on short pieces.
 const MEDIUM_PIECE: usize = 64;
 
-/// Pieces at least this long use the `bpe` crate's linear-time encoder
-/// (built once, on first use): only runs of one class of character this long
-/// get here, and the heap merge would need tens of bytes per input byte.
+/// Pieces at least this long are counted in windows ([`long_count`]): only
+/// runs of one class of character this long get here, and merging them
+/// whole would need tens of bytes per input byte.
 const LONG_PIECE: usize = 1 << 20;
 
 /// Name of the counter, as the reference reports it.
@@ -562,6 +564,25 @@ fn merge_count(piece: &[u8], ranks: &mut RankCache) -> usize {
 /// linked list of parts: the same merges in the same order as
 /// [`merge_count`] (lowest rank first, leftmost on ties), in O(n log n).
 fn heap_merge_count(piece: &[u8], ranks: &mut RankCache) -> usize {
+    heap_merge_next(piece, ranks).1
+}
+
+/// The lengths of the tokens [`heap_merge_count`] finds, in order.
+fn heap_merge_lengths(piece: &[u8], ranks: &mut RankCache) -> Vec<usize> {
+    let (next, parts) = heap_merge_next(piece, ranks);
+    let mut lengths = Vec::with_capacity(parts);
+    let mut i = 0;
+    while i < piece.len() {
+        let j = next[i] as usize;
+        lengths.push(j - i);
+        i = j;
+    }
+    lengths
+}
+
+/// The merge of [`heap_merge_count`]: each part's successor (by start
+/// byte; the parts are the chain from 0) and the number of parts.
+fn heap_merge_next(piece: &[u8], ranks: &mut RankCache) -> (Vec<u32>, usize) {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
     const NONE: u32 = u32::MAX;
@@ -615,7 +636,7 @@ fn heap_merge_count(piece: &[u8], ranks: &mut RankCache) -> usize {
             }
         }
     }
-    parts
+    (next, parts)
 }
 
 static BPE_DATA: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_bpe.msgpack"));
@@ -633,13 +654,12 @@ fn piece_count(piece: &[u8], linear: bool, ranks: &mut RankCache) -> usize {
     if n == 1 || rank_of(piece).is_some() {
         return 1;
     }
-    if n >= LONG_PIECE || (linear && n > LINEAR_PIECE) {
+    if n >= LONG_PIECE {
+        return long_count(piece);
+    }
+    if linear && n > LINEAR_PIECE {
         if let Some(enc) = LONG_ENCODER.as_ref() {
-            return if n >= LONG_PIECE {
-                windowed_count(piece, enc, WINDOW, WINDOW_OVERLAP)
-            } else {
-                enc.count(piece)
-            };
+            return enc.count(piece);
         }
         // Unreachable with the data build.rs writes; stay exact anyway.
     }
@@ -650,89 +670,134 @@ fn piece_count(piece: &[u8], linear: bool, ranks: &mut RankCache) -> usize {
     }
 }
 
-/// Bytes of a long piece encoded at a time by [`windowed_count`].
+/// Bytes of a long piece encoded at a time by the `bpe` crate's encoder.
 const WINDOW: usize = 1 << 20;
+/// Bytes of a window of a periodic piece, merged by rank (see
+/// [`long_count`]).
+const REPEAT_WINDOW: usize = 1 << 16;
 /// Bytes each window runs into the next one's start, where the two are
 /// synchronised.
 const WINDOW_OVERLAP: usize = 1 << 12;
 
-/// A window's tokens inside one overlap: (start, end) in the piece, and
-/// the token's index in the window's encoding.
-type Edge = Vec<(usize, usize, usize)>;
-
-/// Token count of a long piece (a run of one class of characters: a DNA
-/// sequence, a line of `=`), encoded in windows of `window` bytes on every
-/// core, with memory bounded by the window rather than the piece (the
-/// encoder keeps every token: 4 bytes a token, 381 MB for 64 MiB of random
-/// letters when encoded whole).
+/// Token count of a piece of [`LONG_PIECE`] bytes or more: a run of one
+/// class of characters (a line of `=`, a DNA sequence, 8 MiB of `a`).
 ///
-/// Window k covers `[k * window, (k + 1) * window + overlap)`. Where two
-/// neighbours' encodings have the same token at the same place in their
-/// overlap, the first's tokens up to it and the second's from it are the
-/// piece's encoding (the `bpe` crate's README, Corollary III: two valid
-/// encodings sharing a token join into a valid one, and the valid encoding
-/// is unique). Encodings of random text meet within a few tokens; if some
-/// pair never meets (a periodic run whose period does not divide the
-/// window), the piece is encoded whole.
-fn windowed_count(
-    piece: &[u8],
-    enc: &bpe::byte_pair_encoding::BytePairEncoding,
-    window: usize,
-    overlap: usize,
-) -> usize {
-    windows_met(piece, enc, window, overlap).unwrap_or_else(|| enc.count(piece))
+/// A piece that repeats every [`REPEAT_WINDOW`] bytes (one character
+/// repeated, a short pattern) is counted in windows of that size by the
+/// rank merge, each distinct window once: two windows' worth of work, and
+/// no encoder to load (65 MB: eleven times 8 MiB of `a`). Any other piece
+/// is encoded by the `bpe` crate's linear encoder in windows of [`WINDOW`]
+/// bytes on every core, which also bounds memory by the window rather than
+/// the piece (the encoder keeps every token: 381 MB for 64 MiB of random
+/// letters encoded whole).
+fn long_count(piece: &[u8]) -> usize {
+    let n = piece.len();
+    if n >= 2 * REPEAT_WINDOW && piece[REPEAT_WINDOW..] == piece[..n - REPEAT_WINDOW] {
+        let merge = |w: &[u8]| heap_merge_lengths(w, &mut RankCache::default());
+        if let Some(c) = windows_met(piece, REPEAT_WINDOW, WINDOW_OVERLAP, &merge) {
+            return c;
+        }
+    }
+    match LONG_ENCODER.as_ref() {
+        Some(enc) => {
+            let encode = |w: &[u8]| -> Vec<usize> {
+                let tokens = enc.encode_via_backtracking(w);
+                tokens.iter().map(|&t| enc.token_len(t)).collect()
+            };
+            windows_met(piece, WINDOW, WINDOW_OVERLAP, &encode).unwrap_or_else(|| enc.count(piece))
+        }
+        // Unreachable with the data build.rs writes; stay exact anyway.
+        None => heap_merge_count(piece, &mut RankCache::default()),
+    }
 }
 
-/// [`windowed_count`] if every pair of neighbouring windows meets.
-fn windows_met(
-    piece: &[u8],
-    enc: &bpe::byte_pair_encoding::BytePairEncoding,
-    window: usize,
-    overlap: usize,
-) -> Option<usize> {
+/// An encoding of a window, as the lengths of its tokens.
+type Encode<'a> = dyn Fn(&[u8]) -> Vec<usize> + Sync + 'a;
+
+/// A window's encoding as the joining needs it: its token count, and its
+/// tokens (start, end relative to the window, index) that end within the
+/// first `overlap` bytes (its head) or start at or past `window` (its
+/// tail, inside the next window).
+struct WindowTokens {
+    count: usize,
+    head: Vec<(usize, usize, usize)>,
+    tail: Vec<(usize, usize, usize)>,
+}
+
+/// Token count of `piece` from the encodings (`encode`: token lengths) of
+/// windows `[k * window, (k + 1) * window + overlap)`, or `None` if some
+/// pair of neighbouring windows does not meet.
+///
+/// Where two neighbours' encodings have the same token at the same place
+/// in their overlap, the first's tokens up to it and the second's from it
+/// are the piece's encoding (the `bpe` crate's README, Corollary III: two
+/// valid encodings sharing a token join into a valid one, and the valid
+/// encoding is unique). Encodings of random text meet within a few tokens;
+/// a periodic run whose period does not divide the window may never meet.
+/// A window with the same bytes as the one before is not encoded again.
+fn windows_met(piece: &[u8], window: usize, overlap: usize, encode: &Encode) -> Option<usize> {
     debug_assert!(window > overlap, "a window's two overlaps must not cross");
     let n = piece.len();
     let starts: Vec<usize> = (0..n).step_by(window).collect();
-    // Each window's token count, its tokens in the overlap with the
-    // previous window (its head) and with the next one (its tail).
-    let encode = |k: usize| -> (usize, Edge, Edge) {
-        let a = starts[k];
-        let next = starts.get(k + 1).copied();
-        let b = next.map_or(n, |s| (s + overlap).min(n));
-        let mut head = Vec::new();
-        let mut tail = Vec::new();
-        let mut pos = a;
-        let tokens = enc.encode_via_backtracking(&piece[a..b]);
-        for (i, &t) in tokens.iter().enumerate() {
-            let end = pos + enc.token_len(t);
-            if k > 0 && end <= a + overlap {
+    let span = |k: usize| starts[k]..starts.get(k + 1).map_or(n, |&s| (s + overlap).min(n));
+    let fresh: Vec<usize> = (0..starts.len())
+        .filter(|&k| k == 0 || piece[span(k)] != piece[span(k - 1)])
+        .collect();
+    let tokens_of = |k: usize| -> WindowTokens {
+        let lengths = encode(&piece[span(k)]);
+        let (mut head, mut tail) = (Vec::new(), Vec::new());
+        let mut pos = 0;
+        for (i, len) in lengths.iter().enumerate() {
+            let end = pos + len;
+            if end <= overlap {
                 head.push((pos, end, i));
             }
-            if next.is_some_and(|s| pos >= s) {
-                tail.push((pos, end, i));
+            if pos >= window {
+                tail.push((pos - window, end - window, i));
             }
             pos = end;
         }
-        (tokens.len(), head, tail)
+        WindowTokens {
+            count: lengths.len(),
+            head,
+            tail,
+        }
     };
-    let ks: Vec<usize> = (0..starts.len()).collect();
-    let windows: Vec<(usize, Edge, Edge)> =
-        crate::par::map_chunks(&ks, crate::par::workers(), |ks| {
-            ks.iter().map(|&k| encode(k)).collect::<Vec<_>>()
-        })
-        .into_iter()
-        .flatten()
-        .collect();
-    // Where window k meets window k + 1: the first token both have, as its
-    // index in each.
+    let encoded: Vec<WindowTokens> = crate::par::map_chunks(&fresh, crate::par::workers(), |ks| {
+        ks.iter().map(|&k| tokens_of(k)).collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    // Window k's encoding: that of the last fresh window at or before k.
+    let mut windows: Vec<&WindowTokens> = Vec::with_capacity(starts.len());
+    let mut f = 0;
+    for k in 0..starts.len() {
+        if fresh.get(f + 1) == Some(&k) {
+            f += 1;
+        }
+        windows.push(&encoded[f]);
+    }
+    // Where window k meets window k + 1: the first token both have (the
+    // tail is relative to the next window's start, like its head), as its
+    // index in each. Both lists are in order of start.
     let mut meets = Vec::with_capacity(windows.len() - 1);
     for pair in windows.windows(2) {
-        let (tail, head) = (&pair[0].2, &pair[1].1);
-        let meet = tail.iter().find_map(|&(s, e, i)| {
-            head.iter()
-                .find(|&&(s2, e2, _)| (s2, e2) == (s, e))
-                .map(|&(_, _, j)| (i, j))
-        });
+        let (tail, head) = (&pair[0].tail, &pair[1].head);
+        let (mut i, mut j) = (0, 0);
+        let mut meet = None;
+        while i < tail.len() && j < head.len() {
+            let ((s, e, x), (s2, e2, y)) = (tail[i], head[j]);
+            match s.cmp(&s2) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal if e == e2 => {
+                    meet = Some((x, y));
+                    break;
+                }
+                std::cmp::Ordering::Equal => (i, j) = (i + 1, j + 1),
+            }
+        }
         meets.push(meet?);
     }
     // Window k counts its tokens after the meeting with k - 1 up to and
@@ -740,7 +805,7 @@ fn windows_met(
     let count = (0..windows.len())
         .map(|k| {
             let from = if k == 0 { 0 } else { meets[k - 1].1 + 1 };
-            let to = meets.get(k).map_or(windows[k].0, |m| m.0 + 1);
+            let to = meets.get(k).map_or(windows[k].count, |m| m.0 + 1);
             to - from
         })
         .sum();
@@ -946,14 +1011,17 @@ pub fn count_str(text: &str) -> usize {
     )
 }
 
-/// Short pieces whose cache slots are being fetched at a time.
-const IN_FLIGHT: usize = 8;
+/// Short pieces whose cache slots are being fetched at a time (2, 4 and 8
+/// measured the same, within the host's noise; 1 was 5-10 % slower on
+/// 64 MiB of random bytes).
+const IN_FLIGHT: usize = 4;
 
 /// Token count of valid UTF-8 text (or a chunk of it cut at a piece
 /// boundary) with a cache that may have counted earlier chunks. A short
-/// piece is looked up one piece late: its slot is requested when it is
-/// found and read after the next piece is found, so the cache miss (the
-/// cache is larger than L2 for large texts) overlaps the splitting.
+/// piece is looked up [`IN_FLIGHT`] short pieces late: its slot is
+/// prefetched when it is found and read after that many more are found, so
+/// the cache miss (the cache is larger than L2 for large texts) overlaps
+/// the splitting and the merging of other pieces.
 fn count_in(text: &str, cache: &mut PieceCache, linear: bool) -> usize {
     let sp = Splitter {
         text: text.as_bytes(),
@@ -1424,12 +1492,20 @@ mod tests {
         }
     }
 
-    /// Long pieces counted in windows equal the whole encoding: random
-    /// letters, a DNA-like alphabet, punctuation, and periodic runs (one
-    /// character, a pattern whose period does not divide the window).
+    /// Long pieces counted in windows equal the whole encoding, windows
+    /// encoded by the `bpe` crate or by the rank merge: random letters, a
+    /// DNA-like alphabet and punctuation (whose windows always meet), and
+    /// periodic runs, including a pattern whose period does not divide the
+    /// window (which may not meet, and then fall back).
     #[test]
-    fn windowed_count_equals_whole_count() {
+    fn windowed_counts_equal_whole_counts() {
         let enc = LONG_ENCODER.as_ref().expect("encoder");
+        let by_encoder = |w: &[u8]| -> Vec<usize> {
+            let tokens = enc.encode_via_backtracking(w);
+            tokens.iter().map(|&t| enc.token_len(t)).collect()
+        };
+        let by_merge = |w: &[u8]| heap_merge_lengths(w, &mut RankCache::default());
+        let encoders: [&Encode; 2] = [&by_encoder, &by_merge];
         let mut x: u64 = 0x2545_F491_4F6C_DD1D;
         let mut random = |alphabet: &[u8], len: usize| -> Vec<u8> {
             (0..len)
@@ -1451,17 +1527,34 @@ mod tests {
         ];
         for (k, piece) in pieces.iter().enumerate() {
             let whole = enc.count(piece);
+            assert_eq!(
+                heap_merge_lengths(piece, &mut RankCache::default()).len(),
+                whole
+            );
             for (window, overlap) in [(4096, 256), (65_536, 4096), (100_003, 64)] {
-                let met = windows_met(piece, enc, window, overlap);
-                let what = String::from_utf8_lossy(&piece[..20]);
-                // Random text always meets; a periodic run may not.
-                if k < 3 {
-                    assert_eq!(met, Some(whole), "{what:?}… in windows of {window}");
-                } else {
-                    assert!(met.is_none_or(|c| c == whole), "{what:?}…");
+                for encode in encoders {
+                    let met = windows_met(piece, window, overlap, encode);
+                    let what = String::from_utf8_lossy(&piece[..20]);
+                    if k < 3 {
+                        assert_eq!(met, Some(whole), "{what:?}… in windows of {window}");
+                    } else {
+                        assert!(met.is_none_or(|c| c == whole), "{what:?}…");
+                    }
                 }
-                assert_eq!(windowed_count(piece, enc, window, overlap), whole);
             }
+            assert_eq!(long_count(piece), whole);
+        }
+        // Runs that repeat every window take the rank merge and meet there:
+        // two windows encoded, whatever the length.
+        for piece in [
+            "a".repeat(3 << 20),
+            " ".repeat(3 << 20),
+            "=-".repeat(3 << 19),
+        ] {
+            let p = piece.as_bytes();
+            let met = windows_met(p, REPEAT_WINDOW, WINDOW_OVERLAP, &by_merge);
+            assert_eq!(met, Some(enc.count(p)), "{:?}…", &piece[..4]);
+            assert_eq!(long_count(p), enc.count(p));
         }
     }
 
