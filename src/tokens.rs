@@ -1558,6 +1558,74 @@ mod tests {
         }
     }
 
+    /// Counts equal tiktoken's own rank merge (`byte_pair_split`, over the
+    /// same vocabulary) on the pieces of the split, for short and large
+    /// mixes of words, numbers, whitespace, CJK, emoji, U+FFFD and invalid
+    /// bytes: the caches, the prefetching, U+FFFD as one part, the parallel
+    /// and per-part cuts all count as the plain algorithm does.
+    #[test]
+    fn counts_equal_tiktoken_merge() {
+        // tiktoken-rs's own map type (its rustc-hash), by inference.
+        let ranks = (0..OFFSETS.len() / 4 - 1)
+            .map(|r| (token_bytes(r).to_vec(), r as u32))
+            .collect();
+        let reference = |bytes: &[u8]| -> usize {
+            let text = go_lossy(bytes);
+            split_pieces(&text)
+                .iter()
+                .map(|p| match p.len() {
+                    1 => 1,
+                    _ => tiktoken_rs::byte_pair_split(p.as_bytes(), &ranks).len(),
+                })
+                .sum()
+        };
+        let alphabet: [&[u8]; 24] = [
+            b"a",
+            b"The",
+            b" ",
+            b"\n",
+            b"  ",
+            b"\t",
+            b"{\"id\": ",
+            b"123",
+            b"4567",
+            b"'s",
+            b"\xFF",
+            b"\xE6\x97",
+            b"\xBF",
+            "日本語".as_bytes(),
+            "😀".as_bytes(),
+            "\u{FFFD}".as_bytes(),
+            b"!",
+            b"?!",
+            b"==",
+            b"\r\n",
+            "é".as_bytes(),
+            b"\x00",
+            b"xyzzy",
+            b"\xF0\x9F",
+        ];
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut mix = |parts: usize| -> Vec<u8> {
+            let mut v = Vec::new();
+            for _ in 0..parts {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                v.extend_from_slice(alphabet[(x % alphabet.len() as u64) as usize]);
+            }
+            v
+        };
+        for k in 0..3000 {
+            let bytes = mix(1 + k % 200);
+            assert_eq!(count(&bytes), reference(&bytes), "{bytes:x?}");
+        }
+        // Large: counted on every core, invalid UTF-8 in parts.
+        let bytes = mix(1_200_000);
+        assert!(bytes.len() > PARALLEL_MIN && std::str::from_utf8(&bytes).is_err());
+        assert_eq!(count(&bytes), reference(&bytes));
+    }
+
     #[test]
     fn long_runs_are_linear_and_do_not_panic() {
         assert!(LONG_ENCODER.is_some());
