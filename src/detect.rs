@@ -4,13 +4,12 @@
 //! (linear, allocation-free) or as `regex` patterns spelled with explicit
 //! ASCII classes. Invalid UTF-8 is seen as U+FFFD, as in the reference.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
 use crate::text::{ascii_words, is_ascii_word as is_word, is_blank, trim_space, trim_str};
-use std::borrow::Cow;
-
 use crate::{gojson, table, tokens::go_lossy, unwrap};
 
 /// Every word `detect` can print.

@@ -682,19 +682,21 @@ const WINDOW_OVERLAP: usize = 1 << 12;
 /// Token count of a piece of [`LONG_PIECE`] bytes or more: a run of one
 /// class of characters (a line of `=`, a DNA sequence, 8 MiB of `a`).
 ///
-/// A piece that repeats every [`REPEAT_WINDOW`] bytes (one character
-/// repeated, a short pattern) is counted in windows of that size by the
-/// rank merge, each distinct window once: two windows' worth of work, and
+/// A piece that is a short block repeated (one character, a short
+/// pattern: see [`short_period`]) is counted by the rank merge in windows
+/// of a whole number of periods, about [`REPEAT_WINDOW`] bytes, all alike
+/// but the last, each distinct window once: two windows' worth of work, and
 /// no encoder to load (65 MB: eleven times 8 MiB of `a`). Any other piece
 /// is encoded by the `bpe` crate's linear encoder in windows of [`WINDOW`]
 /// bytes on every core, which also bounds memory by the window rather than
 /// the piece (the encoder keeps every token: 381 MB for 64 MiB of random
 /// letters encoded whole).
 fn long_count(piece: &[u8]) -> usize {
-    let n = piece.len();
-    if n >= 2 * REPEAT_WINDOW && piece[REPEAT_WINDOW..] == piece[..n - REPEAT_WINDOW] {
+    if let Some(p) = short_period(piece) {
+        // Windows a whole number of periods long all hold the same bytes.
+        let window = REPEAT_WINDOW / p * p;
         let merge = |w: &[u8]| heap_merge_lengths(w, &mut RankCache::default());
-        if let Some(c) = windows_met(piece, REPEAT_WINDOW, WINDOW_OVERLAP, &merge) {
+        if let Some(c) = windows_met(piece, window, WINDOW_OVERLAP, &merge) {
             return c;
         }
     }
@@ -709,6 +711,41 @@ fn long_count(piece: &[u8]) -> usize {
         // Unreachable with the data build.rs writes; stay exact anyway.
         None => heap_merge_count(piece, &mut RankCache::default()),
     }
+}
+
+/// Longest period [`short_period`] looks for.
+const MAX_PERIOD: usize = 4096;
+
+/// The smallest period of `piece` if it is at most [`MAX_PERIOD`] bytes
+/// and the piece holds at least two windows' worth of it: the piece is one
+/// block repeated (`a` over and over, `abcdefg` over and over). The
+/// smallest period q of its first [`REPEAT_WINDOW`] bytes (prefix function,
+/// linear) is the only candidate: if the whole piece has a period
+/// p <= 4096, that prefix has periods p and q, so (Fine and Wilf) it has
+/// period gcd(p, q), which is q as q is the smallest; q divides p, and the
+/// piece, p bytes repeated, has period q. One comparison of the piece with
+/// itself shifted by q confirms it.
+fn short_period(piece: &[u8]) -> Option<usize> {
+    let n = piece.len();
+    if n < 2 * REPEAT_WINDOW {
+        return None;
+    }
+    let prefix = &piece[..REPEAT_WINDOW];
+    // border[i]: the longest proper border of prefix[..=i]; the smallest
+    // period of the prefix is its length minus its longest border.
+    let mut border = vec![0usize; prefix.len()];
+    for i in 1..prefix.len() {
+        let mut k = border[i - 1];
+        while k > 0 && prefix[i] != prefix[k] {
+            k = border[k - 1];
+        }
+        if prefix[i] == prefix[k] {
+            k += 1;
+        }
+        border[i] = k;
+    }
+    let q = prefix.len() - border[prefix.len() - 1];
+    (q <= MAX_PERIOD && piece[q..] == piece[..n - q]).then_some(q)
 }
 
 /// An encoding of a window, as the lengths of its tokens.
@@ -1546,16 +1583,27 @@ mod tests {
         }
         // Runs that repeat every window take the rank merge and meet there:
         // two windows encoded, whatever the length.
-        for piece in [
-            "a".repeat(3 << 20),
-            " ".repeat(3 << 20),
-            "=-".repeat(3 << 19),
+        for (piece, period) in [
+            ("a".repeat(3 << 20), 1),
+            (" ".repeat(3 << 20), 1),
+            ("=-".repeat(3 << 19), 2),
+            ("abcdefg".repeat(450_000), 7),
+            ("qwertyuiopasdfghjklzxcvbnm".repeat(120_000) + "qwe", 26),
         ] {
             let p = piece.as_bytes();
-            let met = windows_met(p, REPEAT_WINDOW, WINDOW_OVERLAP, &by_merge);
+            assert_eq!(short_period(p), Some(period));
+            let window = REPEAT_WINDOW / period * period;
+            let met = windows_met(p, window, WINDOW_OVERLAP, &by_merge);
             assert_eq!(met, Some(enc.count(p)), "{:?}…", &piece[..4]);
             assert_eq!(long_count(p), enc.count(p));
         }
+        // Not periodic: a run of one letter that changes at the very end,
+        // random letters, a block longer than the longest period.
+        let mut almost = "a".repeat(3 << 20);
+        almost.push('b');
+        assert_eq!(short_period(almost.as_bytes()), None);
+        assert_eq!(short_period(&pieces[0]), None);
+        assert_eq!(short_period(&pieces[0][..5000].repeat(200)), None);
     }
 
     /// Counts equal tiktoken's own rank merge (`byte_pair_split`, over the
