@@ -1226,8 +1226,9 @@ fn lossy_cut(bytes: &[u8], p: usize) -> bool {
 const LOSSY_PART: usize = 1 << 20;
 
 /// Token count of bytes that are not valid UTF-8, converted and counted a
-/// part at a time with one cache. Never with the linear encoder: detection
-/// holds a converted copy of such input (one to one and a half times its
+/// part at a time with one cache. The linear encoder takes no piece under
+/// [`LONG_PIECE`] here, as it does in valid text of [`LINEAR_TEXT`] bytes:
+/// detection holds a converted copy of such input (one to one and a half times its
 /// size), and the encoder's 65 MB on top would pass three times the input
 /// (64 MiB of CJK with a bad byte every 100 KB: 231 MB with it, 165 MB and
 /// 0.4 s slower without); the short pieces dense bad bytes make are merged
