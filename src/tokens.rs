@@ -9,7 +9,7 @@
 //! * Each piece found in the vocabulary is one token; other pieces are merged
 //!   by rank (lowest first, leftmost on ties). The vocabulary table is static
 //!   data laid out by `build.rs`, so counting costs no start-up time.
-//! * Pieces of [`LONG_PIECE`] bytes or more are counted in windows that are
+//! * Pieces of `LONG_PIECE` (1 MiB) or more are counted in windows that are
 //!   joined where their encodings meet: by the rank merge when the piece
 //!   repeats, else by the linear-time exact encoder of the `bpe` crate,
 //!   built lazily from the same vocabulary, on every core.

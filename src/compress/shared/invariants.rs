@@ -278,8 +278,9 @@ pub fn summary(units: &[Unit<'_>], elided: i64) -> String {
     summary_of(units.len(), |i, u| u.extend_from_slice(&units[i]), elided)
 }
 
-/// [`summary`] of `n` units that `fill(i, unit)` writes one at a time into
-/// a reused buffer, so a run of 100,000 rows costs no per-row allocation.
+/// The summary (as `summary` makes it) of `n` units that `fill(i, unit)`
+/// writes one at a time into a reused buffer, so a run of 100,000 rows
+/// costs no per-row allocation.
 pub fn summary_of<'a>(n: usize, mut fill: impl FnMut(usize, &mut Unit<'a>), elided: i64) -> String {
     if n < 2 {
         return String::new();
