@@ -89,14 +89,18 @@ fn rank_of(bytes: &[u8]) -> Option<u32> {
 pub fn go_lossy(bytes: &[u8]) -> Cow<'_, str> {
     match std::str::from_utf8(bytes) {
         Ok(s) => Cow::Borrowed(s),
-        Err(_) => Cow::Owned(go_lossy_owned(bytes)),
+        Err(e) => Cow::Owned(go_lossy_owned(bytes, e.valid_up_to())),
     }
 }
 
-fn go_lossy_owned(bytes: &[u8]) -> String {
+/// [`go_lossy`] of bytes whose first `valid` bytes are valid UTF-8 and
+/// the next are not (as `from_utf8` found them): the prefix is copied, not
+/// decoded again.
+fn go_lossy_owned(bytes: &[u8], valid: usize) -> String {
     let mut out = String::with_capacity(bytes.len() + bytes.len() / 2);
+    out.push_str(std::str::from_utf8(&bytes[..valid]).unwrap_or_default());
     let n = bytes.len();
-    let mut i = 0;
+    let mut i = valid;
     while i < n {
         if bytes[i] < 0x80 {
             let start = i;
@@ -515,8 +519,8 @@ fn merge_count(piece: &[u8], ranks: &mut RankCache) -> usize {
     while i < n {
         parts[len].0 = i as u32;
         len += 1;
-        i += if piece[i] == REPLACEMENT[0] && piece[i..].starts_with(REPLACEMENT) {
-            3
+        i += if piece[i..].starts_with(REPLACEMENT) {
+            REPLACEMENT.len()
         } else {
             1
         };
@@ -702,15 +706,18 @@ fn long_count(piece: &[u8]) -> usize {
     }
     match LONG_ENCODER.as_ref() {
         Some(enc) => {
-            let encode = |w: &[u8]| -> Vec<usize> {
-                let tokens = enc.encode_via_backtracking(w);
-                tokens.iter().map(|&t| enc.token_len(t)).collect()
-            };
+            let encode = |w: &[u8]| encoded_lengths(enc, w);
             windows_met(piece, WINDOW, WINDOW_OVERLAP, &encode).unwrap_or_else(|| enc.count(piece))
         }
         // Unreachable with the data build.rs writes; stay exact anyway.
         None => heap_merge_count(piece, &mut RankCache::default()),
     }
+}
+
+/// The lengths of the tokens the `bpe` crate's encoder makes of `w`.
+fn encoded_lengths(enc: &bpe::byte_pair_encoding::BytePairEncoding, w: &[u8]) -> Vec<usize> {
+    let tokens = enc.encode_via_backtracking(w);
+    tokens.iter().map(|&t| enc.token_len(t)).collect()
 }
 
 /// Longest period [`short_period`] looks for.
@@ -973,7 +980,7 @@ impl RankCache {
 }
 
 /// A piece waiting for its cache slot (prefetched) to arrive.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Pending {
     start: usize,
     end: usize,
@@ -1066,15 +1073,10 @@ fn count_in(text: &str, cache: &mut PieceCache, linear: bool) -> usize {
     let t = sp.text;
     let mut pos = 0;
     let mut total = 0;
-    // Pieces in flight, oldest first at `head`.
-    let mut ring = [Pending {
-        start: 0,
-        end: 0,
-        key: 0,
-        slot: 0,
-    }; IN_FLIGHT];
-    let mut queued = 0;
-    let mut head = 0;
+    // Short piece number k waits in ring[k % IN_FLIGHT] until number
+    // k + IN_FLIGHT takes its place.
+    let mut ring = [Pending::default(); IN_FLIGHT];
+    let mut short = 0;
     while pos < t.len() {
         let end = sp.next_piece(pos);
         let n = end - pos;
@@ -1084,19 +1086,17 @@ fn count_in(text: &str, cache: &mut PieceCache, linear: bool) -> usize {
             total += piece_count(&t[pos..end], linear, &mut cache.ranks);
         } else {
             let next = cache.pending(t, pos, end);
-            if queued == IN_FLIGHT {
-                total += cache.resolve(t, ring[head], linear);
-                ring[head] = next;
-                head = (head + 1) % IN_FLIGHT;
-            } else {
-                ring[(head + queued) % IN_FLIGHT] = next;
-                queued += 1;
+            let at = short % IN_FLIGHT;
+            if short >= IN_FLIGHT {
+                total += cache.resolve(t, ring[at], linear);
             }
+            ring[at] = next;
+            short += 1;
         }
         pos = end;
     }
-    for k in 0..queued {
-        total += cache.resolve(t, ring[(head + k) % IN_FLIGHT], linear);
+    for &p in &ring[..short.min(IN_FLIGHT)] {
+        total += cache.resolve(t, p, linear);
     }
     total
 }
@@ -1106,8 +1106,8 @@ const PARALLEL_MIN: usize = 2 << 20;
 /// How far past a chunk's target end to look for a safe split point.
 const SPLIT_SEARCH: usize = 1 << 16;
 
-/// True when the split pattern always starts a new piece at `p` (a
-/// character boundary of the valid UTF-8 `t`, 0 < p < len):
+/// True when the split pattern always starts a new piece at `p`
+/// (0 < p < len) of `t`, valid UTF-8 or not:
 /// * after an ASCII digit followed by ASCII punctuation other than `'`
 ///   (a digit piece cannot take punctuation);
 /// * after a newline followed by a non-space character other than `/`
@@ -1117,6 +1117,15 @@ const SPLIT_SEARCH: usize = 1 << 16;
 ///   letter, a mark nor `'`: a letter belongs to a letter piece, which can
 ///   only continue with letters, marks or a contraction. This is what lets
 ///   text without ASCII punctuation (CJK, emoji) be split at all.
+///
+/// On invalid UTF-8 it also cuts where conversion agrees on both sides: it
+/// never cuts before a continuation byte, so no well-formed sequence spans
+/// the cut and the conversion, which steps over a well-formed sequence or
+/// one bad byte at a time, reaches the cut exactly and goes on from it as
+/// from a start; the characters it decodes on each side are those the
+/// conversion makes (a bad byte there makes it answer no). Mostly valid
+/// text without ASCII (CJK with a bad byte here and there) is cut at its
+/// letter boundaries like valid text.
 #[inline]
 fn safe_split(t: &[u8], p: usize) -> bool {
     let (a, b) = (t[p - 1], t[p]);
@@ -1195,29 +1204,15 @@ pub fn count(bytes: &[u8]) -> usize {
 
 /// Token count of bytes that are not valid UTF-8, using every core: the
 /// bytes are cut where conversion and split agree on both sides (see
-/// [`lossy_cut`]), and each worker converts and counts its part.
+/// [`safe_split`]), and each worker converts and counts its part.
 fn count_lossy_parallel(bytes: &[u8]) -> usize {
     let parts = crate::par::workers();
     if bytes.len() < PARALLEL_MIN || parts < 2 {
         return count_lossy(bytes);
     }
-    let cuts = split_points(bytes, parts, |p| lossy_cut(bytes, p));
+    let cuts = split_points(bytes, parts, |p| safe_split(bytes, p));
     let chunks: Vec<&[u8]> = cuts.windows(2).map(|w| &bytes[w[0]..w[1]]).collect();
     crate::par::map(chunks, count_lossy).into_iter().sum()
-}
-
-/// A cut of invalid UTF-8 that converts and splits the same on both sides:
-/// [`safe_split`] on the raw bytes. It never cuts before a continuation
-/// byte, so no well-formed sequence spans the cut and the conversion, which
-/// steps over a well-formed sequence or one bad byte at a time, reaches the
-/// cut exactly and goes on from it as from a start. The characters it
-/// decodes on each side are those the conversion makes (a bad byte there
-/// makes it answer no), so the piece boundary holds in the converted text.
-/// Text that is mostly valid but has no ASCII (CJK with a bad byte here and
-/// there) is cut at its letter boundaries like valid text.
-#[inline]
-fn lossy_cut(bytes: &[u8], p: usize) -> bool {
-    safe_split(bytes, p)
 }
 
 /// Bytes of invalid UTF-8 converted at a time: converting a whole part
@@ -1228,17 +1223,17 @@ const LOSSY_PART: usize = 1 << 20;
 /// Token count of bytes that are not valid UTF-8, converted and counted a
 /// part at a time with one cache. The linear encoder takes no piece under
 /// [`LONG_PIECE`] here, as it does in valid text of [`LINEAR_TEXT`] bytes:
-/// detection holds a converted copy of such input (one to one and a half times its
-/// size), and the encoder's 65 MB on top would pass three times the input
-/// (64 MiB of CJK with a bad byte every 100 KB: 231 MB with it, 165 MB and
-/// 0.4 s slower without); the short pieces dense bad bytes make are merged
-/// faster by rank anyway (U+FFFD is one part).
+/// detection holds a converted copy of such input (one to one and a half
+/// times its size), and the encoder's 65 MB on top would pass three times
+/// the input (64 MiB of CJK with a bad byte every 100 KB: 231 MB with it,
+/// 165 MB and 0.4 s slower without); the short pieces dense bad bytes make
+/// are merged faster by rank anyway (U+FFFD is one part).
 fn count_lossy(bytes: &[u8]) -> usize {
     count_lossy_by(bytes, LOSSY_PART)
 }
 
 fn count_lossy_by(bytes: &[u8], part: usize) -> usize {
-    let cuts = split_points(bytes, bytes.len().div_ceil(part), |p| lossy_cut(bytes, p));
+    let cuts = split_points(bytes, bytes.len().div_ceil(part), |p| safe_split(bytes, p));
     let mut cache = PieceCache::for_text(bytes.len(), true);
     cuts.windows(2)
         .map(|w| count_in(&go_lossy(&bytes[w[0]..w[1]]), &mut cache, false))
@@ -1264,6 +1259,18 @@ pub fn split_pieces(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Number of tokens in the vocabulary.
+    fn vocab_size() -> usize {
+        OFFSETS.len() / 4 - 1
+    }
+
+    /// One step of the xorshift generator the tests draw inputs from.
+    pub(super) fn xorshift(x: &mut u64) {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+    }
 
     #[test]
     fn quirks_from_the_spec() {
@@ -1322,9 +1329,7 @@ mod tests {
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         let bytes: Vec<u8> = (0..PARALLEL_MIN + 12_345)
             .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                xorshift(&mut x);
                 (x >> 24) as u8
             })
             .collect();
@@ -1354,7 +1359,7 @@ mod tests {
             }
         }
         assert!(std::str::from_utf8(&text).is_err() && !text.iter().any(u8::is_ascii));
-        let cuts = split_points(&text, 8, |p| lossy_cut(&text, p));
+        let cuts = split_points(&text, 8, |p| safe_split(&text, p));
         assert!(cuts.len() > 8, "no cut found");
         let whole = count_str(&go_lossy(&text));
         let sum: usize = cuts
@@ -1391,9 +1396,7 @@ mod tests {
             let len = (x % 24) as usize;
             let bytes: Vec<u8> = (0..len)
                 .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
+                    xorshift(&mut x);
                     [
                         0x41, 0x80, 0xBF, 0xC2, 0xE2, 0xED, 0xF0, 0xF4, 0xF5, 0xA0, 0x9F, 0x90,
                     ][(x % 12) as usize]
@@ -1424,7 +1427,7 @@ mod tests {
 
     #[test]
     fn every_rank_is_found() {
-        for r in (0..OFFSETS.len() / 4 - 1).step_by(97) {
+        for r in (0..vocab_size()).step_by(97) {
             assert_eq!(rank_of(token_bytes(r)), Some(r as u32));
         }
     }
@@ -1454,9 +1457,7 @@ mod tests {
         for len in [64usize, 65, 100, 257, 1000] {
             let mut v = Vec::with_capacity(len);
             for _ in 0..len {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                xorshift(&mut x);
                 v.push(b"ab cd.,!?xyz\n\t"[(x % 14) as usize]);
             }
             assert_eq!(
@@ -1477,7 +1478,7 @@ mod tests {
         let whole = rank_of(REPLACEMENT).expect("U+FFFD is a token");
         let first = [ff, fd].into_iter().flatten().min().expect("a first merge");
         let formed_by = first.max(whole);
-        let vocab = OFFSETS.len() / 4 - 1;
+        let vocab = vocab_size();
         let mut lowest_other = u32::MAX;
         for r in 0..vocab {
             let t = token_bytes(r);
@@ -1511,9 +1512,7 @@ mod tests {
         ];
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            xorshift(&mut x);
             let chars = 1 + (x % 20) as usize;
             let mut piece = String::new();
             for k in 0..chars {
@@ -1538,19 +1537,14 @@ mod tests {
     #[test]
     fn windowed_counts_equal_whole_counts() {
         let enc = LONG_ENCODER.as_ref().expect("encoder");
-        let by_encoder = |w: &[u8]| -> Vec<usize> {
-            let tokens = enc.encode_via_backtracking(w);
-            tokens.iter().map(|&t| enc.token_len(t)).collect()
-        };
+        let by_encoder = |w: &[u8]| encoded_lengths(enc, w);
         let by_merge = |w: &[u8]| heap_merge_lengths(w, &mut RankCache::default());
         let encoders: [&Encode; 2] = [&by_encoder, &by_merge];
         let mut x: u64 = 0x2545_F491_4F6C_DD1D;
         let mut random = |alphabet: &[u8], len: usize| -> Vec<u8> {
             (0..len)
                 .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
+                    xorshift(&mut x);
                     alphabet[(x % alphabet.len() as u64) as usize]
                 })
                 .collect()
@@ -1615,7 +1609,7 @@ mod tests {
     #[test]
     fn counts_equal_tiktoken_merge() {
         // tiktoken-rs's own map type (its rustc-hash), by inference.
-        let ranks = (0..OFFSETS.len() / 4 - 1)
+        let ranks = (0..vocab_size())
             .map(|r| (token_bytes(r).to_vec(), r as u32))
             .collect();
         let reference = |bytes: &[u8]| -> usize {
@@ -1658,9 +1652,7 @@ mod tests {
         let mut mix = |parts: usize| -> Vec<u8> {
             let mut v = Vec::new();
             for _ in 0..parts {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                xorshift(&mut x);
                 v.extend_from_slice(alphabet[(x % alphabet.len() as u64) as usize]);
             }
             v
@@ -1697,6 +1689,7 @@ mod differential {
     //! The hand-written splitter against a backtracking regex engine running
     //! the quirked o200k pattern of spec/engine.md §6.
     use super::split_pieces;
+    use super::tests::xorshift;
 
     const QUIRKED: &str = r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|[^\S\r\n]*[\r\n]+|\s+(?!\S)|\s+";
 
@@ -1712,9 +1705,7 @@ mod differential {
         let re = fancy_regex::Regex::new(QUIRKED).unwrap();
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            xorshift(&mut x);
             x
         };
         let rounds: usize = std::env::var("DIFF_ROUNDS")
