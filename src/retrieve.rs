@@ -93,12 +93,14 @@ fn csv_units(c: &[u8]) -> Option<(Option<String>, Vec<String>)> {
     if records.len() < 3 || records.row(0).len() < 2 {
         return None;
     }
-    let ends: Vec<usize> = records.ends.iter().map(|&e| e as usize).collect();
-    let slice = |a: usize, b: usize| text[a..b].trim_end_matches(['\r', '\n']).to_string();
-    let header = slice(0, ends[0]);
-    let u = (1..records.len())
-        .map(|i| slice(ends[i - 1], ends[i]))
-        .collect();
+    // Record i runs from the end of record i - 1 to its own end.
+    let slice = |a: u32, b: u32| {
+        text[a as usize..b as usize]
+            .trim_end_matches(['\r', '\n'])
+            .to_string()
+    };
+    let header = slice(0, records.ends[0]);
+    let u = records.ends.windows(2).map(|w| slice(w[0], w[1])).collect();
     Some((Some(header), u))
 }
 
