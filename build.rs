@@ -3,7 +3,7 @@
 //! rank, and an open-addressing hash table of ranks. The vocabulary comes from
 //! the tiktoken-rs crate (build dependency); nothing is downloaded.
 
-#[path = "src/vocab_hash.rs"]
+#[path = "src/tokens/vocab_hash.rs"]
 mod vocab_hash;
 
 use std::io::Write;
@@ -12,7 +12,7 @@ const VOCAB_SIZE: u32 = 199_998;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    println!("cargo:rerun-if-changed=src/vocab_hash.rs");
+    println!("cargo:rerun-if-changed=src/tokens/vocab_hash.rs");
     let bpe = tiktoken_rs::o200k_base().expect("o200k_base vocabulary");
     let mut blob = Vec::with_capacity(1 << 21);
     let mut offsets: Vec<u32> = Vec::with_capacity(VOCAB_SIZE as usize + 1);

@@ -20,7 +20,7 @@ fn median_secs(mut f: impl FnMut() -> usize) -> (f64, usize) {
 fn main() {
     for path in std::env::args().skip(1) {
         let bytes = std::fs::read(&path).expect("read input");
-        let text = caveman_engine::tokens::go_lossy(&bytes).into_owned();
+        let text = caveman_engine::testing::go_lossy(&bytes).into_owned();
         let mb = bytes.len() as f64 / 1e6;
         let (one, n) = median_secs(|| caveman_engine::tokens::count_str(&text));
         let (all, m) = median_secs(|| caveman_engine::tokens::count_parallel(&text));

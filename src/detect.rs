@@ -9,30 +9,35 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::text::{ascii_words, is_ascii_word as is_word, is_blank, trim_space, trim_str};
-use crate::{gojson, table, tokens::go_lossy, unwrap};
+use crate::content_type::ContentType;
+use crate::go::json as gojson;
+use crate::go::regexp::{ascii_words, is_ascii_word as is_word};
+use crate::go::unicode::{fold, is_blank, simple_lower, trim_space};
+use crate::go::utf8::go_lossy;
+use crate::{table, unwrap};
 
-/// Every word `detect` can print.
-pub const TYPES: [&str; 10] = [
-    "json",
-    "terminal",
-    "diff",
-    "html",
-    "tabular",
-    "code",
-    "log",
-    "search-result",
-    "config",
-    "text",
+/// Every type `detect` can print, in the order of the cascade.
+pub const TYPES: [ContentType; 10] = [
+    ContentType::Json,
+    ContentType::Terminal,
+    ContentType::Diff,
+    ContentType::Html,
+    ContentType::Tabular,
+    ContentType::Code,
+    ContentType::Log,
+    ContentType::SearchResult,
+    ContentType::Config,
+    ContentType::Text,
 ];
 
 /// Detects the content type of a payload (peeling up to four wrappers).
-pub fn detect(input: &[u8]) -> &'static str {
+pub fn detect(input: &[u8]) -> ContentType {
     let (body, _) = unwrap::unwrap(input);
     detect_body(&body, false).0
 }
 
 /// What detection parsed on the way to its answer, for the compressor.
+#[derive(Debug)]
 pub enum Parsed<'a> {
     /// Nothing reusable (or the payload is not JSON or a table).
     Nothing,
@@ -47,26 +52,26 @@ pub enum Parsed<'a> {
 /// The answer is the same as [`detect`]'s: a JSON decode accepts exactly
 /// what `json.Valid` accepts, and a table parse exactly what the shape
 /// check accepts.
-pub fn detect_parsed(body: &[u8]) -> (&'static str, Parsed<'_>) {
+pub fn detect_parsed(body: &[u8]) -> (ContentType, Parsed<'_>) {
     detect_body(body, true)
 }
 
-fn detect_body(b: &[u8], keep: bool) -> (&'static str, Parsed<'_>) {
+fn detect_body(b: &[u8], keep: bool) -> (ContentType, Parsed<'_>) {
     let t = trim_space(b);
     if t.is_empty() {
-        return ("text", Parsed::Nothing);
+        return (ContentType::Text, Parsed::Nothing);
     }
     if t[0] == b'{' || t[0] == b'[' {
         if !keep {
             if gojson::is_valid(t) {
-                return ("json", Parsed::Nothing);
+                return (ContentType::Json, Parsed::Nothing);
             }
         } else if let Ok(v) = gojson::decode_exact(t, gojson::Options::GO) {
-            return ("json", Parsed::Json(v));
+            return (ContentType::Json, Parsed::Json(v));
         }
     }
     if looks_terminal(b) {
-        return ("terminal", Parsed::Nothing);
+        return (ContentType::Terminal, Parsed::Nothing);
     }
     let text = go_lossy(b);
     let s: &str = &text;
@@ -77,33 +82,33 @@ fn detect_body(b: &[u8], keep: bool) -> (&'static str, Parsed<'_>) {
         Cow::Owned(_) => None,
     };
     if looks_diff(s) {
-        return ("diff", Parsed::Nothing);
+        return (ContentType::Diff, Parsed::Nothing);
     }
     if looks_html(s) {
-        return ("html", Parsed::Nothing);
+        return (ContentType::Html, Parsed::Nothing);
     }
     if keep {
         if let Some(t) = valid
             .and_then(table::parse_text)
             .filter(|t| t.rows.len() >= 8)
         {
-            return ("tabular", Parsed::Table(t));
+            return (ContentType::Tabular, Parsed::Table(t));
         }
     } else if valid.is_some_and(table::looks_tabular) {
-        return ("tabular", Parsed::Nothing);
+        return (ContentType::Tabular, Parsed::Nothing);
     }
     let word = {
         let log = looks_log(s);
         if !log && looks_code(s) {
-            "code"
+            ContentType::Code
         } else if log {
-            "log"
+            ContentType::Log
         } else if looks_search(s) {
-            "search-result"
+            ContentType::SearchResult
         } else if valid.is_some_and(looks_config) {
-            "config"
+            ContentType::Config
         } else {
-            "text"
+            ContentType::Text
         }
     };
     (word, Parsed::Nothing)
@@ -160,24 +165,9 @@ fn looks_diff(s: &str) -> bool {
         || (s.contains("\n--- ") && s.contains("\n+++ "))
 }
 
-/// Go `unicode.ToLower` of one rune (simple mapping).
-fn go_lower(c: char) -> char {
-    if c.is_ascii() {
-        return c.to_ascii_lowercase();
-    }
-    if c == '\u{130}' {
-        return 'i';
-    }
-    let mut l = c.to_lowercase();
-    match (l.next(), l.next()) {
-        (Some(x), None) => x,
-        _ => c,
-    }
-}
-
 /// `s` starts with `prefix` (ASCII lowercase) after Go's per-rune lowering.
 fn starts_with_lowered(s: &str, prefix: &str) -> bool {
-    let mut it = s.chars().map(go_lower);
+    let mut it = s.chars().map(simple_lower);
     prefix.chars().all(|p| it.next() == Some(p))
 }
 
@@ -195,12 +185,12 @@ fn contains_lowered(s: &str, needle: &str) -> bool {
                     .is_some_and(|w| w.eq_ignore_ascii_case(n))
             });
     }
-    let lower: String = s.chars().map(go_lower).collect();
+    let lower: String = s.chars().map(simple_lower).collect();
     lower.contains(needle)
 }
 
 fn looks_html(s: &str) -> bool {
-    let t = trim_str(s);
+    let t = str::trim(s);
     if starts_with_lowered(t, "<!doctype html") || starts_with_lowered(t, "<html") {
         return true;
     }
@@ -272,7 +262,7 @@ static CODE_STRUCT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn looks_code(s: &str) -> bool {
-    let t = trim_str(s);
+    let t = str::trim(s);
     if t.starts_with("#!") {
         return true;
     }
@@ -298,7 +288,7 @@ fn is_ascii_space(b: u8) -> bool {
 fn bracket_letters(s: &str) -> Option<usize> {
     let mut n = 0;
     for (i, c) in s.char_indices() {
-        if c.is_ascii_alphabetic() || c == '\u{17F}' || c == '\u{212A}' {
+        if fold(c).is_ascii_lowercase() {
             n += 1;
             continue;
         }
@@ -441,7 +431,7 @@ fn looks_config(s: &str) -> bool {
     let (mut keys, mut assigns, mut sections, mut prose) = (0usize, 0usize, 0usize, 0usize);
     let mut block_scalar = false;
     for line in &lines {
-        let t = trim_str(line);
+        let t = str::trim(line);
         if t.is_empty() || t.starts_with('#') || t.starts_with(';') {
             continue;
         }
@@ -470,7 +460,7 @@ fn looks_config(s: &str) -> bool {
         && 2 * keys >= significant
         && 4 * prose <= significant
         && !block_scalar
-        && crate::yaml::decodes(s)
+        && crate::go::yaml::decodes(s)
 }
 
 #[cfg(test)]
@@ -479,7 +469,7 @@ mod tests {
 
     macro_rules! detects {
         ($($input:expr => $want:expr),* $(,)?) => {
-            $( assert_eq!(detect($input.as_bytes()), $want, "input {:?}", $input); )*
+            $( assert_eq!(detect($input.as_bytes()).as_str(), $want, "input {:?}", $input); )*
         };
     }
 
@@ -521,25 +511,25 @@ mod tests {
         let csv7: String = std::iter::once("a,b\n".to_string())
             .chain((0..6).map(|i| format!("{i},x\n")))
             .collect();
-        assert_eq!(detect(csv7.as_bytes()), "text");
+        assert_eq!(detect(csv7.as_bytes()).as_str(), "text");
         let csv8: String = std::iter::once("a,b\n".to_string())
             .chain((0..7).map(|i| format!("{i},x\n")))
             .collect();
-        assert_eq!(detect(csv8.as_bytes()), "tabular");
+        assert_eq!(detect(csv8.as_bytes()).as_str(), "tabular");
         let search: String = (0..6).map(|i| format!("src/a.go:{i}:match\n")).collect();
-        assert_eq!(detect(search.as_bytes()), "search-result");
+        assert_eq!(detect(search.as_bytes()).as_str(), "search-result");
         let yaml12: String = "abcdefghijkl"
             .chars()
             .enumerate()
             .map(|(i, c)| format!("{c}: {i}\n"))
             .collect();
-        assert_eq!(detect(yaml12.as_bytes()), "config");
+        assert_eq!(detect(yaml12.as_bytes()).as_str(), "config");
         let yaml11: String = "abcdefghijk"
             .chars()
             .enumerate()
             .map(|(i, c)| format!("{c}: {i}\n"))
             .collect();
-        assert_eq!(detect(yaml11.as_bytes()), "text");
+        assert_eq!(detect(yaml11.as_bytes()).as_str(), "text");
     }
 
     #[test]

@@ -1,25 +1,79 @@
 //! caveman-engine: deterministic, byte-compatible compression of LLM tool
-//! output (JSON array elision, CSV/TSV/Markdown row sampling) with a
-//! file-backed recovery store. See README.md for the command-line surface.
+//! output with a file-backed recovery store. See README.md for the command
+//! line and ARCHITECTURE.md for the layout.
+//!
+//! The library's surface is what the binaries and other programs need:
+//! [`run`] for the command line, [`engine::compress`] and
+//! [`detect::detect`] for the pipeline, the [`store`], the token counter
+//! and TOON. Everything else is internal; [`testing`] exposes a few
+//! internals to the integration tests and fuzz targets only.
 
-pub mod cmd;
-pub mod compress;
+mod cmd;
+pub(crate) mod compress;
+pub mod content_type;
 pub mod detect;
 pub mod engine;
-pub mod gofmt;
-pub mod gojson;
-pub mod par;
-pub mod profile;
+pub mod error;
+pub(crate) mod go;
+pub(crate) mod narrow;
+pub(crate) mod par;
+pub(crate) mod profile;
 pub mod report;
-pub mod retrieve;
 pub mod store;
-pub mod table;
-pub mod text;
+pub(crate) mod table;
 pub mod tokens;
 pub mod toon;
-pub mod unwrap;
-mod vocab_hash;
-pub mod yaml;
+pub(crate) mod unwrap;
+
+pub use cmd::{run, MAX_STDIN};
+pub use content_type::{ContentType, Method};
+pub use error::{Error, Result};
+
+/// Stack for the thread that runs a command: the JSON walk recurses once
+/// per nesting level (up to 10,000) and TOON nests further.
+pub const STACK_BYTES: usize = 1 << 30;
+
+/// Smaller stacks tried, in order, when the address space is limited
+/// (`ulimit -v`) and [`STACK_BYTES`] cannot be reserved. Each still holds
+/// the deepest input the decoders accept (10,000 levels; measured need is
+/// under 64 MiB for every command).
+const FALLBACK_STACKS: [usize; 3] = [256 << 20, 64 << 20, 16 << 20];
+
+/// Runs `f` on a thread with a large stack, falling back to smaller ones,
+/// and to the calling thread when no thread can be started at all. A
+/// panic in `f` becomes a fatal error with a message, never a silent exit.
+pub fn on_large_stack<F>(f: F) -> Result<()>
+where
+    F: FnOnce() -> Result<()> + Send + 'static,
+{
+    let mut f = Some(f);
+    let slot = std::sync::Arc::new(std::sync::Mutex::new(None::<F>));
+    for size in std::iter::once(STACK_BYTES).chain(FALLBACK_STACKS) {
+        *slot.lock().unwrap_or_else(|p| p.into_inner()) = f.take();
+        let shared = std::sync::Arc::clone(&slot);
+        let spawned = std::thread::Builder::new().stack_size(size).spawn(move || {
+            let f = shared.lock().unwrap_or_else(|p| p.into_inner()).take();
+            f.map(|f| f())
+        });
+        match spawned {
+            Ok(h) => {
+                return match h.join() {
+                    Ok(Some(r)) => r,
+                    Ok(None) => Err(Error::fatal("caveman-engine: internal error: no work")),
+                    Err(_) => Err(Error::fatal(
+                        "caveman-engine: internal error (a bug: please report it with the input)",
+                    )),
+                };
+            }
+            // The closure never ran: take it back and try a smaller stack.
+            Err(_) => f = slot.lock().unwrap_or_else(|p| p.into_inner()).take(),
+        }
+    }
+    match f {
+        Some(f) => f(),
+        None => Err(Error::fatal("caveman-engine: internal error: no work")),
+    }
+}
 
 /// Runs `f` on a thread with the binary's stack size (deep-nesting tests).
 #[doc(hidden)]
@@ -32,6 +86,23 @@ pub fn with_big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static)
         .expect("test thread panicked")
 }
 
-/// Stack for the thread that runs a command: the JSON walk recurses once per
-/// nesting level (up to 10,000) and TOON nests further.
-pub const STACK_BYTES: usize = 1 << 30;
+/// Internals the integration tests and fuzz targets exercise directly.
+/// Not part of the library's API.
+#[doc(hidden)]
+pub mod testing {
+    pub use crate::compress::json::compress as compress_json;
+    pub use crate::compress::json::compress_decoded as compress_json_decoded;
+    pub use crate::compress::tabular::compress as compress_table;
+    pub use crate::compress::tabular::compress_parsed as compress_table_parsed;
+    pub use crate::detect::{detect_parsed, Parsed};
+    pub use crate::go::json::is_valid as json_valid;
+
+    /// `encoding/json` decoding of exactly one value (the tape is dropped).
+    pub fn json_decode_exact(b: &[u8]) -> bool {
+        crate::go::json::decode_exact(b, crate::go::json::Options::GO).is_ok()
+    }
+    pub use crate::go::utf8::go_lossy;
+    pub use crate::narrow::narrow;
+    pub use crate::table::parse as parse_table;
+    pub use crate::unwrap::unwrap;
+}

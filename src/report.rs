@@ -1,7 +1,10 @@
 //! The one-line compress report (spec/cli.md §3.1), written field by field in
 //! the seed's order with Go's JSON conventions.
 
-use crate::gofmt::{go_float, write_json_str};
+use crate::content_type::{ContentType, Method};
+use crate::go::json::write_json_str;
+use crate::go::strconv::format_float;
+use crate::store::Handle;
 
 /// Store failure codes a report can carry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,15 +25,15 @@ impl StoreFailure {
 /// A lossy transform that was published.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Transformed {
-    pub recovery_handle: String,
-    pub method: String,
+    pub recovery_handle: Handle,
+    pub method: Method,
     pub lossless_to_model: bool,
 }
 
 /// The compress report.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Report {
-    pub content_type: String,
+    pub content_type: ContentType,
     pub tokens_before: usize,
     pub tokens_after: usize,
     pub ratio: f64,
@@ -43,17 +46,17 @@ impl Report {
     pub fn to_json(&self) -> Vec<u8> {
         let mut v = Vec::with_capacity(256);
         v.extend_from_slice(b"{\"content_type\":");
-        write_json_str(&mut v, self.content_type.as_bytes());
+        write_json_str(&mut v, self.content_type.as_str().as_bytes());
         v.extend_from_slice(format!(",\"tokens_before\":{}", self.tokens_before).as_bytes());
         v.extend_from_slice(format!(",\"tokens_after\":{}", self.tokens_after).as_bytes());
         v.extend_from_slice(b",\"ratio\":");
-        v.extend_from_slice(go_float(self.ratio).as_bytes());
+        v.extend_from_slice(format_float(self.ratio).as_bytes());
         v.extend_from_slice(b",\"basis\":\"inferred\"");
         if let Some(t) = &self.transformed {
             v.extend_from_slice(b",\"recovery_handle\":");
-            write_json_str(&mut v, t.recovery_handle.as_bytes());
+            write_json_str(&mut v, t.recovery_handle.as_str().as_bytes());
             v.extend_from_slice(b",\"method\":");
-            write_json_str(&mut v, t.method.as_bytes());
+            write_json_str(&mut v, t.method.as_str().as_bytes());
             v.extend_from_slice(if t.lossless_to_model {
                 b",\"lossless_to_model\":true"
             } else {
@@ -77,7 +80,7 @@ mod tests {
     #[test]
     fn pass_through_report() {
         let r = Report {
-            content_type: "text".into(),
+            content_type: ContentType::Text,
             tokens_before: 0,
             tokens_after: 0,
             ratio: 0.0,

@@ -22,13 +22,13 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::gofmt::{go_errno, go_path_error, go_quote};
+use crate::go::os::{errno_text as go_errno, path_error as go_path_error};
+use crate::go::strconv::{parse_int, quote as go_quote};
 
 /// Default budget: 512 MiB of stored originals.
 pub const DEFAULT_BUDGET: u64 = 536_870_912;
 
 const MAGIC: &[u8] = b"CCR1 ";
-const O_NOFOLLOW: i32 = 0o400_000;
 
 /// A validated recovery handle: `ccr_` + 32 lowercase hex digits.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -186,15 +186,6 @@ fn mkdir_all(path: &Path, mode: u32) -> Result<(), String> {
     }
 }
 
-/// Go's `strconv.ParseInt(s, 10, 64)`.
-fn parse_go_int(s: &str) -> Option<i64> {
-    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    s.parse::<i64>().ok()
-}
-
 /// Refuses a directory that others can write to (no sticky bit).
 fn check_not_shared(dir: &Path) -> Result<(), String> {
     let m = fs::metadata(dir).map_err(|e| {
@@ -243,9 +234,9 @@ impl Store {
                 home.join("ccr")
             }
         };
-        let budget = match env.max_bytes.as_deref().map(crate::text::trim_str) {
+        let budget = match env.max_bytes.as_deref().map(str::trim) {
             None | Some("") => DEFAULT_BUDGET,
-            Some(s) => match parse_go_int(s) {
+            Some(s) => match parse_int(s) {
                 Some(n) if n > 0 => n as u64,
                 _ => {
                     return Err(OpenError::Store(
@@ -313,7 +304,7 @@ impl Store {
             .create(true)
             .truncate(false)
             .mode(0o600)
-            .custom_flags(O_NOFOLLOW)
+            .custom_flags(libc::O_NOFOLLOW)
             .open(self.dir.join(".lock"))?;
         f.lock()?;
         Ok(f)
@@ -337,11 +328,11 @@ impl Store {
         let path = self.record_path(h);
         let f = OpenOptions::new()
             .read(true)
-            .custom_flags(O_NOFOLLOW)
+            .custom_flags(libc::O_NOFOLLOW)
             .open(&path)
             .map_err(|e| match e.kind() {
                 io::ErrorKind::NotFound => GetError::NotFound,
-                _ if e.raw_os_error() == Some(40) => GetError::Damaged(format!(
+                _ if e.raw_os_error() == Some(libc::ELOOP) => GetError::Damaged(format!(
                     "secure record {}: refusing non-regular file",
                     go_quote(&path.display().to_string())
                 )),
@@ -550,7 +541,7 @@ impl Store {
                 .write(true)
                 .create_new(true)
                 .mode(0o600)
-                .custom_flags(O_NOFOLLOW)
+                .custom_flags(libc::O_NOFOLLOW)
                 .open(&tmp)?;
             f.set_permissions(fs::Permissions::from_mode(0o600))?;
             let mut w = io::BufWriter::with_capacity(1 << 16, &mut f);
@@ -712,15 +703,6 @@ mod tests {
         ] {
             assert!(Handle::parse(bad).is_none(), "{bad}");
         }
-    }
-
-    #[test]
-    fn go_ints() {
-        assert_eq!(parse_go_int("+5"), Some(5));
-        assert_eq!(parse_go_int("-5"), Some(-5));
-        assert_eq!(parse_go_int("1_0"), None);
-        assert_eq!(parse_go_int(""), None);
-        assert_eq!(parse_go_int("99999999999999999999"), None);
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The reference's TOON subset (spec/toon.md): `encode` (JSON → TOON, fails
 //! on anything outside the subset) and `decode` (TOON → compact Go JSON).
 
-use crate::gofmt::{go_quote, write_json_str};
-use crate::gojson::{self, Json, Keys, Members, Options, Value};
-use crate::text::{is_blank, leading_space, trailing_space};
+use crate::go::json::write_json_str;
+use crate::go::json::{self as gojson, Json, Keys, Members, Options, Value};
+use crate::go::strconv::quote as go_quote;
+use crate::go::unicode::{is_blank, leading_space, trailing_space};
 
 /// Nesting the encoder accepts; far beyond the spec's 50,000-level example,
 /// bounded so the recursive walk stays within the thread's stack.

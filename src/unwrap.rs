@@ -2,7 +2,7 @@
 //! ("listing") and a `<file …>…</file>` wrapper, peeled up to four layers
 //! before detection and compression, and re-applied to the output.
 
-use crate::text::{is_blank, leading_space, trailing_space};
+use crate::go::unicode::{is_blank, leading_space, trailing_space};
 
 /// At most this many wrapper layers are peeled.
 pub const MAX_LAYERS: usize = 4;

@@ -8,6 +8,6 @@ fuzz_target!(|data: &[u8]| {
         None => (&b"error"[..], data),
     };
     let query = String::from_utf8_lossy(q);
-    let view = caveman_engine::retrieve::narrow(body.to_vec(), &query);
+    let view = caveman_engine::testing::narrow(body.to_vec(), &query);
     assert!(view.len() <= body.len());
 });

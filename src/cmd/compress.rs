@@ -1,13 +1,14 @@
 //! `compress [--type T] [--query Q]` (spec/cli.md §3).
 
-use std::io::Write;
-
-use super::{fatal, read_stdin, write_stdout, WriteOutcome};
+use super::io::{read_stdin, write_stderr_line, write_stdout};
+use crate::content_type::ContentType;
 use crate::engine::{self, Options};
+use crate::error::{Error, Result};
+use crate::go::unicode::equal_fold_ascii;
 use crate::store::{Store, StoreEnv};
 
 /// Parses the flags left to right; the error is the fatal message.
-pub fn parse_args(args: &[String]) -> Result<Options, String> {
+fn parse_args(args: &[String]) -> std::result::Result<Options, String> {
     let mut opts = Options::default();
     let mut i = 0;
     while i < args.len() {
@@ -19,7 +20,7 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
                     .ok_or("usage: caveman-engine compress [--type <content-type>]")?;
                 opts.forced_type = match v.as_str() {
                     "" | "auto" => None,
-                    t => Some(t.to_string()),
+                    t => Some(ContentType::from_name(t)),
                 };
                 i += 2;
             }
@@ -43,45 +44,18 @@ pub fn parse_args(args: &[String]) -> Result<Options, String> {
 
 /// Go `strings.EqualFold(v, "best-of")` (simple folding: `ſ` is `s`).
 fn is_best_of(v: &str) -> bool {
-    let folded: String = v
-        .chars()
-        .map(|c| match c {
-            '\u{17F}' => 's',
-            '\u{212A}' => 'k',
-            c => c.to_ascii_lowercase(),
-        })
-        .collect();
-    folded == "best-of"
+    equal_fold_ascii(v, "best-of")
 }
 
-pub fn run(args: &[String]) -> i32 {
-    let opts = match parse_args(args) {
-        Ok(o) => o,
-        Err(m) => return fatal(&m),
-    };
-    let input = match read_stdin() {
-        Ok(b) => b,
-        Err(m) => return fatal(&m),
-    };
-    let store = match Store::open(&StoreEnv::from_process()) {
-        Ok(s) => s,
-        Err(e) => return fatal(&e.to_string()),
-    };
+pub fn run(args: &[String]) -> Result<()> {
+    let opts = parse_args(args).map_err(Error::fatal)?;
+    let input = read_stdin()?;
+    let store = Store::open(&StoreEnv::from_process()).map_err(|e| Error::fatal(e.to_string()))?;
     let outcome = engine::compress(&input, &opts, &store);
     let out = outcome.output.as_deref().unwrap_or(&input);
-    if let WriteOutcome::Failed(e) = write_stdout(out) {
-        return fatal(&format!("compress: write stdout: {e}"));
-    }
-    let mut line = outcome.report.to_json();
-    line.push(b'\n');
-    let stderr = std::io::stderr();
-    let mut lock = stderr.lock();
-    if let Err(e) = lock.write_all(&line).and_then(|_| lock.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe && e.raw_os_error() != Some(9) {
-            return 1;
-        }
-    }
-    0
+    write_stdout(out).map_err(|e| Error::fatal(format!("compress: write stdout: {e}")))?;
+    write_stderr_line(&outcome.report.to_json())
+        .map_err(|e| Error::fatal(format!("compress: write report: {e}")))
 }
 
 #[cfg(test)]

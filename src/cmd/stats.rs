@@ -1,7 +1,9 @@
 //! `stats`: the store summary as two-space-indented JSON (spec/cli.md §6).
 
-use super::{fatal, write_stdout, WriteOutcome};
-use crate::gofmt::{go_float, json_str};
+use super::io::write_stdout;
+use crate::error::{Error, Result};
+use crate::go::json::json_str;
+use crate::go::strconv::format_float;
 use crate::store::{Bucket, Stats, Store, StoreEnv};
 
 fn ratio(b: &Bucket) -> f64 {
@@ -18,7 +20,7 @@ fn bucket(out: &mut String, b: &Bucket, indent: &str) {
         b.count,
         b.tokens_before,
         b.tokens_after,
-        go_float(ratio(b))
+        format_float(ratio(b))
     ));
 }
 
@@ -62,19 +64,12 @@ pub fn render(st: &Stats) -> String {
     out
 }
 
-pub fn run() -> i32 {
-    let store = match Store::open(&StoreEnv::from_process()) {
-        Ok(s) => s,
-        Err(e) => return fatal(&e.to_string()),
-    };
-    let st = match store.stats() {
-        Ok(s) => s,
-        Err(e) => return fatal(&format!("stats: {e}")),
-    };
-    match write_stdout(render(&st).as_bytes()) {
-        WriteOutcome::Failed(e) => fatal(&format!("stats output: {e}")),
-        _ => 0,
-    }
+pub fn run() -> Result<()> {
+    let store = Store::open(&StoreEnv::from_process()).map_err(|e| Error::fatal(e.to_string()))?;
+    let st = store
+        .stats()
+        .map_err(|e| Error::fatal(format!("stats: {e}")))?;
+    write_stdout(render(&st).as_bytes()).map_err(|e| Error::fatal(format!("stats output: {e}")))
 }
 
 #[cfg(test)]

@@ -1,30 +1,23 @@
 //! `toon encode|decode` (spec/cli.md §7, toon.md).
 
-use super::{fatal, read_stdin, write_stdout, WriteOutcome};
+use super::io::{read_stdin, write_stdout};
+use crate::error::{Error, Result};
 
 const USAGE: &str = "usage: caveman-engine toon encode|decode";
 
-pub fn run(args: &[String]) -> i32 {
+pub fn run(args: &[String]) -> Result<()> {
     let Some(verb) = args.first() else {
-        return fatal(USAGE);
+        return Err(Error::fatal(USAGE));
     };
-    let input = match read_stdin() {
-        Ok(b) => b,
-        Err(m) => return fatal(&m),
-    };
-    let out = match verb.as_str() {
-        "encode" => match crate::toon::encode(&input) {
-            Ok(b) => b,
-            Err(e) => return fatal(&format!("toon encode: {e}")),
-        },
-        "decode" => match crate::toon::decode(&input) {
-            Ok(b) => b,
-            Err(e) => return fatal(&format!("toon decode: {e}")),
-        },
-        _ => return fatal(USAGE),
-    };
-    match write_stdout(&out) {
-        WriteOutcome::Failed(e) => fatal(&format!("write stdout: {e}")),
-        _ => 0,
-    }
+    // Stdin is read before the verb is checked (cli.md §7).
+    let input = read_stdin()?;
+    let out =
+        match verb.as_str() {
+            "encode" => crate::toon::encode(&input)
+                .map_err(|e| Error::fatal(format!("toon encode: {e}")))?,
+            "decode" => crate::toon::decode(&input)
+                .map_err(|e| Error::fatal(format!("toon decode: {e}")))?,
+            _ => return Err(Error::fatal(USAGE)),
+        };
+    write_stdout(&out).map_err(|e| Error::fatal(format!("write stdout: {e}")))
 }

@@ -6,10 +6,14 @@ use std::ops::Range;
 use std::sync::LazyLock;
 
 use super::shared::invariants::{self, Unit};
-use super::shared::words::{fold_ascii, WordSet};
 use super::shared::{kinds, relevance, robust};
-use crate::gofmt::write_json_str;
-use crate::gojson::{self, Json, Value};
+use super::{Compressed, Decline, Input};
+use crate::content_type::Method;
+use crate::detect::Parsed;
+use crate::go::json::{self as gojson, write_json_str, Json, Value};
+use crate::go::regexp::WordSet;
+use crate::go::unicode::fold_str;
+use crate::tokens;
 
 /// Arrays longer than this are collapse candidates.
 const ARRAY_THRESHOLD: usize = 8;
@@ -53,7 +57,7 @@ const PRESERVE_KEYS: [&str; 15] = [
 
 fn is_preserve_key(k: &str) -> bool {
     // Longest key is 11 runes; `ſ` and the Kelvin sign take 2-3 bytes.
-    k.len() <= 33 && PRESERVE_KEYS.contains(&fold_ascii(k).as_str())
+    k.len() <= 33 && PRESERVE_KEYS.contains(&fold_str(k).as_str())
 }
 
 static ERROR_WORDS: LazyLock<WordSet> = LazyLock::new(|| {
@@ -74,6 +78,57 @@ static ERROR_WORDS: LazyLock<WordSet> = LazyLock::new(|| {
     ])
 });
 
+/// The `json` registry row: the elider on what detection decoded, or the
+/// best-of selector under `CAVE_ENGINE_TOON=best-of`.
+pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
+    const NOTHING: Decline = Decline("invalid JSON, a second value, or no array collapsed");
+    let elided = |bytes| Compressed {
+        reported: Some((Method::Elision, false)),
+        ..Compressed::new(bytes)
+    };
+    if input.toon_best_of {
+        return best_of(input.body, input.query).ok_or(Decline(
+            "neither TOON nor elision has fewer tokens than the body",
+        ));
+    }
+    match &input.parsed {
+        Parsed::Json(v) => compress_decoded(input.body, v.root(), input.query),
+        _ => compress(input.body, input.query),
+    }
+    .map(elided)
+    .ok_or(NOTHING)
+}
+
+/// JSON best-of (engine.md §5): TOON or elision, whichever counts fewer
+/// tokens than the body (ties go to TOON).
+fn best_of(body: &[u8], query: &str) -> Option<Compressed> {
+    let b0 = tokens::count(body);
+    let mut best: Option<(Compressed, usize)> = None;
+    if let Ok(t) = crate::toon::encode(body) {
+        let n = tokens::count(&t);
+        if n < b0 {
+            let c = Compressed {
+                reported: Some((Method::Toon, true)),
+                tokens: Some(n),
+                ..Compressed::new(t)
+            };
+            best = Some((c, n));
+        }
+    }
+    if let Some(e) = compress(body, query) {
+        let n = tokens::count(&e);
+        if n < b0 && best.as_ref().is_none_or(|(_, m)| n < *m) {
+            let c = Compressed {
+                reported: Some((Method::Elision, false)),
+                tokens: Some(n),
+                ..Compressed::new(e)
+            };
+            best = Some((c, n));
+        }
+    }
+    best.map(|(c, _)| c)
+}
+
 /// Compresses a JSON body; `None` when it declines (json.md §3).
 pub fn compress(body: &[u8], query: &str) -> Option<Vec<u8>> {
     let mut clock = crate::profile::Clock::new("json");
@@ -87,7 +142,7 @@ pub fn compress(body: &[u8], query: &str) -> Option<Vec<u8>> {
 /// body, so it would fail on any space JSON does not allow around the
 /// value (U+00A0, vertical tab, …): decline then, as it would.
 pub fn compress_decoded(body: &[u8], trimmed: Json<'_>, query: &str) -> Option<Vec<u8>> {
-    let t = crate::text::trim_space(body);
+    let t = crate::go::unicode::trim_space(body);
     let lead = t.as_ptr() as usize - body.as_ptr() as usize;
     let json_ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
     if !body[..lead].iter().all(json_ws) || !body[lead + t.len()..].iter().all(json_ws) {

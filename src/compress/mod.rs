@@ -1,44 +1,132 @@
-//! The compressors this engine implements, and the JSON best-of selector.
+//! The registry (spec/engine.md §3): one row per content type, naming the
+//! function that compresses it, the method its report names and whether
+//! the view is lossless to the model. The engine looks a type up here and
+//! knows no compressor by name; adding a compressor is one file in this
+//! folder and one row below.
 
 pub mod json;
-pub mod shared;
+pub(crate) mod shared;
 pub mod tabular;
+mod toon;
 
-use crate::engine::Compressed;
-use crate::tokens;
+use crate::content_type::{ContentType, Method};
+use crate::detect::Parsed;
 
-/// JSON best-of (engine.md §5): TOON or elision, whichever counts fewer
-/// tokens than the body (ties go to TOON).
-pub fn best_of(body: &[u8], query: &str) -> Option<Compressed> {
-    let b0 = tokens::count(body);
-    let mut best: Option<(Compressed, usize)> = None;
-    if let Ok(t) = crate::toon::encode(body) {
-        let n = tokens::count(&t);
-        if n < b0 {
-            best = Some((
-                Compressed {
-                    bytes: t,
-                    method: "toon",
-                    lossless: true,
-                    tokens: Some(n),
-                },
-                n,
-            ));
+/// What a compressor is given.
+pub(crate) struct Input<'a> {
+    /// The unwrapped body (gutters and `<file>` wrappers peeled).
+    pub body: &'a [u8],
+    /// `--query`; empty means none (an empty query always gives the plain
+    /// output).
+    pub query: &'a str,
+    /// What detection already parsed, so the compressor need not again.
+    pub parsed: Parsed<'a>,
+    /// `CAVE_ENGINE_TOON=best-of` (engine.md §5).
+    pub toon_best_of: bool,
+}
+
+/// A compressor's view of the body.
+#[derive(Debug)]
+pub struct Compressed {
+    pub bytes: Vec<u8>,
+    /// Method and lossless flag the compressor reports, when it reports
+    /// them (json, toon, best-of, a11y); else the registry row's.
+    pub reported: Option<(Method, bool)>,
+    /// Token count of `bytes`, when the compressor already counted them
+    /// (the best-of selector does): not counted again.
+    pub tokens: Option<usize>,
+    /// Recovery metadata stored beside the original (only a11y has any).
+    pub metadata: Vec<u8>,
+}
+
+impl Compressed {
+    /// A view that reports the registry row's method.
+    pub fn new(bytes: Vec<u8>) -> Compressed {
+        Compressed {
+            bytes,
+            reported: None,
+            tokens: None,
+            metadata: Vec::new(),
         }
     }
-    if let Some(e) = json::compress(body, query) {
-        let n = tokens::count(&e);
-        if n < b0 && best.as_ref().is_none_or(|(_, m)| n < *m) {
-            best = Some((
-                Compressed {
-                    bytes: e,
-                    method: "elision",
-                    lossless: false,
-                    tokens: Some(n),
-                },
-                n,
-            ));
-        }
+}
+
+/// Why a compressor left the body alone (the engine then passes the input
+/// through); the text is for `--explain`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decline(pub &'static str);
+
+/// A compressor: body in, view or decline out.
+pub(crate) type Run = fn(&Input<'_>) -> Result<Compressed, Decline>;
+
+/// One row of the registry.
+pub(crate) struct Entry {
+    pub content_type: ContentType,
+    pub method: Method,
+    pub lossless: bool,
+    pub run: Run,
+}
+
+const fn row(content_type: ContentType, method: Method, run: Run) -> Entry {
+    Entry {
+        content_type,
+        method,
+        lossless: false,
+        run,
     }
-    best.map(|(c, _)| c)
+}
+
+/// Every registered compressor (engine.md §3). All are safety class S4
+/// (lossy, needs a stored original) except TOON, lossless to the model.
+static REGISTRY: [Entry; 15] = [
+    row(ContentType::Json, Method::Elision, json::run),
+    row(ContentType::Log, Method::Log, pending),
+    row(ContentType::Code, Method::Code, pending),
+    row(ContentType::Diff, Method::Diff, pending),
+    row(ContentType::SearchResult, Method::SearchResult, pending),
+    row(ContentType::Text, Method::Text, pending),
+    row(ContentType::Html, Method::Html, pending),
+    row(ContentType::Tabular, Method::Tabular, tabular::run),
+    row(ContentType::Config, Method::Config, pending),
+    row(ContentType::Terminal, Method::Terminal, pending),
+    row(ContentType::Toolschema, Method::Toolschema, pending),
+    row(
+        ContentType::ToolschemaAnnotations,
+        Method::ToolschemaAnnotations,
+        pending,
+    ),
+    Entry {
+        content_type: ContentType::Toon,
+        method: Method::Toon,
+        lossless: true,
+        run: toon::run,
+    },
+    row(ContentType::A11y, Method::A11y, pending),
+    row(ContentType::Repetition, Method::Repetition, pending),
+];
+
+fn pending(_: &Input<'_>) -> Result<Compressed, Decline> {
+    Err(Decline("not built yet"))
+}
+
+/// The compressor registered for `ct`, if any.
+pub(crate) fn lookup(ct: &ContentType) -> Option<&'static Entry> {
+    REGISTRY.iter().find(|e| &e.content_type == ct)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registered_type_has_one_row() {
+        for t in ContentType::REGISTERED {
+            assert_eq!(
+                REGISTRY.iter().filter(|e| e.content_type == t).count(),
+                1,
+                "{t}"
+            );
+        }
+        assert!(lookup(&ContentType::Other("foo".into())).is_none());
+    }
 }

@@ -6,10 +6,12 @@ use std::ops::Range;
 use std::sync::LazyLock;
 
 use super::shared::invariants::{self, Unit};
-use super::shared::words::WordSet;
-use super::shared::{gofloat, kinds, relevance};
+use super::shared::{kinds, relevance};
+use super::{Compressed, Decline, Input};
+use crate::detect::Parsed;
+use crate::go::regexp::WordSet;
+use crate::go::strconv;
 use crate::table::{self, Kind, Table};
-use crate::text::trim_str;
 
 /// Tables with fewer rows (header rows included) pass through.
 const MIN_ROWS: usize = 12;
@@ -46,6 +48,18 @@ static FAILURE_WORDS: LazyLock<WordSet> = LazyLock::new(|| {
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
     memchr::memmem::find(hay, needle).is_some()
+}
+
+/// The `tabular` registry row, on the table detection parsed when it did.
+pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
+    match &input.parsed {
+        Parsed::Table(t) => compress_parsed(input.body, t, input.query),
+        _ => compress(input.body, input.query),
+    }
+    .map(Compressed::new)
+    .ok_or(Decline(
+        "not a table, already compressed, too few rows, no run collapsed, or not smaller",
+    ))
 }
 
 /// Compresses a table; `None` when it declines (tabular.md §2).
@@ -152,7 +166,7 @@ fn extrema(t: &Table<'_>, keep: &mut [bool]) {
                 .rows
                 .row(r)
                 .get(c)
-                .and_then(|cell| gofloat::parse(trim_str(cell)))
+                .and_then(|cell| strconv::parse_float(cell.trim()))
             else {
                 continue;
             };
@@ -195,7 +209,7 @@ enum Out {
 /// output rows and the bytes the collapsed runs dropped. The runs'
 /// summaries are computed first, on every core.
 fn emit(t: &Table<'_>, keep: &[bool]) -> (Vec<Out>, usize) {
-    let header: Vec<&str> = t.rows.row(0).iter().map(trim_str).collect();
+    let header: Vec<&str> = t.rows.row(0).iter().map(str::trim).collect();
     let runs = super::shared::dropped_runs(keep);
     let rows_in_runs: usize = runs.iter().map(|r| r.len()).sum();
     let markers = crate::par::map_each(&runs, crate::par::parts_for(rows_in_runs, 4096), |run| {
@@ -238,7 +252,7 @@ fn marker_of<'t>(
     let unit = |j: usize, u: &mut Unit<'t>| {
         let row = t.rows.row(run.start + j);
         for (c, name) in header.iter().enumerate().take(MAX_UNIT_FIELDS) {
-            let value = row.get(c).map(trim_str).unwrap_or("");
+            let value = row.get(c).map(str::trim).unwrap_or("");
             if !name.is_empty() && !value.is_empty() {
                 u.push((*name, value));
             }
@@ -301,7 +315,12 @@ fn rebuild(t: &Table<'_>, rows: &[Out], width: usize, input: &[u8]) -> Vec<u8> {
         Kind::Csv | Kind::Tsv => {
             for r in rows {
                 fields_into(t, r, width, &mut fields);
-                table::write_record(&mut out, fields.iter().copied(), t.delimiter(), t.crlf);
+                crate::go::csv::write_record(
+                    &mut out,
+                    fields.iter().copied(),
+                    t.delimiter(),
+                    t.crlf,
+                );
             }
             if !ends_lf {
                 let cut = if t.crlf { 2 } else { 1 };

@@ -7,7 +7,8 @@ use serde::Deserialize;
 
 use crate::util::{assert_fatal, Run, TestCommand};
 
-const HELP: &str = "caveman-engine compress | detect | retrieve <handle> | stats | registry | toon encode|decode | pixel render|simulate | evals run [--fixtures DIR]\n";
+const HELP: &str =
+    "caveman-engine compress | detect | retrieve <handle> | stats | toon encode|decode\n";
 
 /// Mirror of the report: unknown fields are a failure.
 #[derive(Debug, Deserialize)]

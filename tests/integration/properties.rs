@@ -1,9 +1,9 @@
 //! Property tests of the promises, through the library API.
 
-use caveman_engine::compress::{json, tabular};
 use caveman_engine::engine::{self, Options};
 use caveman_engine::store::{Store, StoreEnv};
-use caveman_engine::{detect, gojson, table, toon};
+use caveman_engine::testing::{self, Parsed};
+use caveman_engine::{detect, toon, ContentType};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -98,11 +98,11 @@ proptest! {
 
     #[test]
     fn json_output_parses_and_keeps_what_it_must(payload in json_payload(), query in prop::sample::select(vec!["", "failed late", "eu"])) {
-        let Some(out) = json::compress(payload.as_bytes(), query) else { return Ok(()); };
+        let Some(out) = testing::compress_json(payload.as_bytes(), query) else { return Ok(()); };
         let v: Value = serde_json::from_slice(&out).expect("output is JSON");
         let input: Value = serde_json::from_str(&payload).unwrap();
         // Same bytes every time.
-        prop_assert_eq!(json::compress(payload.as_bytes(), query).unwrap(), out.clone());
+        prop_assert_eq!(testing::compress_json(payload.as_bytes(), query).unwrap(), out.clone());
         // Every element carrying an error word survives.
         let originals: Vec<&Value> = match &input {
             Value::Array(a) => a.iter().collect(),
@@ -155,7 +155,7 @@ proptest! {
         }
         prop_assert_eq!(i, orig.len());
         // A second pass leaves every array that holds a marker exactly as it was.
-        if let Some(again) = json::compress(&out, query) {
+        if let Some(again) = testing::compress_json(&out, query) {
             let w: Value = serde_json::from_slice(&again).unwrap();
             let mut before = Vec::new();
             markers(&v, &mut before);
@@ -169,16 +169,16 @@ proptest! {
 
     #[test]
     fn table_output_keeps_shape_and_signal((payload, cols) in csv_payload(), query in prop::sample::select(vec!["", "FAILED r0001"])) {
-        let Some(out) = tabular::compress(payload.as_bytes(), query) else { return Ok(()); };
-        let t = table::parse(&out).expect("output is a table");
+        let Some(out) = testing::compress_table(payload.as_bytes(), query) else { return Ok(()); };
+        let t = testing::parse_table(&out).expect("output is a table");
         prop_assert!(t.rows.iter().all(|r| r.len() == cols));
         prop_assert!(out.len() < payload.len());
         // Compressing again changes nothing.
-        prop_assert!(tabular::compress(&out, query).is_none());
+        prop_assert!(testing::compress_table(&out, query).is_none());
         // Failure rows and each numeric column's first min and max survive.
         let text = String::from_utf8(out.clone()).unwrap();
         let lines: Vec<&str> = text.lines().collect();
-        let input = table::parse(payload.as_bytes()).unwrap();
+        let input = testing::parse_table(payload.as_bytes()).unwrap();
         for row in input.rows.iter().skip(1) {
             let line = row.join(",");
             if line.contains("FAILED") {
@@ -193,7 +193,7 @@ proptest! {
             prop_assert!(lines.contains(&min.1.as_str()));
             prop_assert!(lines.contains(&max.1.as_str()));
         }
-        prop_assert_eq!(tabular::compress(payload.as_bytes(), query).unwrap(), out);
+        prop_assert_eq!(testing::compress_table(payload.as_bytes(), query).unwrap(), out);
     }
 
     #[test]
@@ -222,16 +222,16 @@ proptest! {
         junk in prop::collection::vec(prop::sample::select(vec![b'{', b'}', b'[', b']', b'"', b',', b':', b'1', b' ', b'\n', b'|', b',', 0xff]), 0..40),
     ) {
         for body in [format!("{pad}{json}{tail}").into_bytes(), format!("{pad}{csv}{tail}").into_bytes(), junk.clone()] {
-            let (word, parsed) = detect::detect_parsed(&body);
-            prop_assert_eq!(word, detect::detect(&body));
+            let (word, parsed) = testing::detect_parsed(&body);
+            prop_assert_eq!(&word, &detect::detect(&body));
             match parsed {
-                detect::Parsed::Json(v) => {
-                    prop_assert_eq!(json::compress_decoded(&body, v.root(), ""), json::compress(&body, ""));
+                Parsed::Json(v) => {
+                    prop_assert_eq!(testing::compress_json_decoded(&body, v.root(), ""), testing::compress_json(&body, ""));
                 }
-                detect::Parsed::Table(t) => {
-                    prop_assert_eq!(tabular::compress_parsed(&body, &t, ""), tabular::compress(&body, ""));
+                Parsed::Table(t) => {
+                    prop_assert_eq!(testing::compress_table_parsed(&body, &t, ""), testing::compress_table(&body, ""));
                 }
-                detect::Parsed::Nothing => prop_assert!(word != "json" && word != "tabular"),
+                Parsed::Nothing => prop_assert!(word != ContentType::Json && word != ContentType::Tabular),
             }
         }
     }
@@ -245,8 +245,8 @@ proptest! {
             bytes[i] = b;
         }
         prop_assert_eq!(
-            gojson::decode_exact(&bytes, gojson::Options::GO).is_ok(),
-            gojson::is_valid(&bytes)
+            testing::json_decode_exact(&bytes),
+            testing::json_valid(&bytes)
         );
     }
 
@@ -254,8 +254,8 @@ proptest! {
     #[test]
     fn decode_accepts_what_valid_accepts(bytes in prop::collection::vec(prop::sample::select(vec![b'{', b'}', b'[', b']', b'"', b',', b':', b'1', b'0', b'-', b'.', b'e', b't', b'r', b'u', b'n', b'l', b' ', b'\n', b'\\', 0xff, 0xc3, 0xa9, 0x01]), 0..80)) {
         prop_assert_eq!(
-            gojson::decode_exact(&bytes, gojson::Options::GO).is_ok(),
-            gojson::is_valid(&bytes)
+            testing::json_decode_exact(&bytes),
+            testing::json_valid(&bytes)
         );
     }
 
@@ -263,8 +263,8 @@ proptest! {
     fn detect_and_compress_never_panic(bytes in prop::collection::vec(prop::sample::select(vec![b'{', b'}', b'[', b']', b'"', b',', b':', b'1', b'a', b' ', b'\n', b'\t', b'|', b'-', b'\r', 0xff, 0xc3, 0xa9]), 0..300)) {
         let word = detect::detect(&bytes);
         prop_assert!(detect::TYPES.contains(&word));
-        let _ = json::compress(&bytes, "");
-        let _ = tabular::compress(&bytes, "q");
+        let _ = testing::compress_json(&bytes, "");
+        let _ = testing::compress_table(&bytes, "q");
     }
 }
 
@@ -281,7 +281,7 @@ proptest! {
             match (&out.output, &out.report.transformed) {
                 (Some(bytes), Some(t)) => {
                     prop_assert!(out.report.tokens_after < out.report.tokens_before);
-                    prop_assert_eq!(store.get(&t.recovery_handle).unwrap(), input.to_vec());
+                    prop_assert_eq!(store.get(t.recovery_handle.as_str()).unwrap(), input.to_vec());
                     prop_assert!(bytes.as_slice() != input);
                 }
                 (None, None) => prop_assert_eq!(out.report.tokens_after, out.report.tokens_before),
@@ -300,11 +300,11 @@ fn generators_produce_compressible_inputs() {
     let (mut json_hits, mut csv_hits) = (0, 0);
     for _ in 0..100 {
         let p = json_payload().new_tree(&mut runner).unwrap().current();
-        if json::compress(p.as_bytes(), "").is_some() {
+        if testing::compress_json(p.as_bytes(), "").is_some() {
             json_hits += 1;
         }
         let (c, _) = csv_payload().new_tree(&mut runner).unwrap().current();
-        if tabular::compress(c.as_bytes(), "").is_some() {
+        if testing::compress_table(c.as_bytes(), "").is_some() {
             csv_hits += 1;
         }
     }

@@ -3,7 +3,7 @@
 //! rendered in a fixed order and shed whole, in a fixed priority, to fit a
 //! byte budget; a shed summary ends with `+N omitted` (seed rule).
 
-use super::gofloat;
+use crate::go::strconv;
 
 /// One dropped unit: (name, value) pairs in field order.
 pub type Unit<'a> = Vec<(&'a str, &'a str)>;
@@ -41,7 +41,7 @@ const SECRET_FRAGMENTS: [&str; 10] = [
 ];
 
 fn is_secret_name(name: &str) -> bool {
-    let folded = super::words::fold_ascii(name);
+    let folded = crate::go::unicode::fold_str(name);
     SECRET_FRAGMENTS
         .iter()
         .any(|f| contains_bytes(folded.as_bytes(), f.as_bytes()))
@@ -317,7 +317,7 @@ pub fn summary_of<'a>(n: usize, mut fill: impl FnMut(usize, &mut Unit<'a>), elid
                     if aggs.len() >= MAX_NAMES {
                         continue;
                     }
-                    let v = gofloat::parse(value);
+                    let v = strconv::parse_float(value);
                     let num = v.unwrap_or(f64::NAN);
                     aggs.push(Agg {
                         name,
@@ -346,7 +346,7 @@ pub fn summary_of<'a>(n: usize, mut fill: impl FnMut(usize, &mut Unit<'a>), elid
                 a.constant = false;
             }
             if a.numeric {
-                match gofloat::parse(value) {
+                match strconv::parse_float(value) {
                     None => a.numeric = false,
                     Some(v) => {
                         if v < a.min.0 {

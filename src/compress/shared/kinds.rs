@@ -3,7 +3,7 @@
 //! already holds at least 90 % of its word set, so that every dropped unit
 //! resembles something still visible.
 
-use unicode_general_category::{get_general_category, GeneralCategory as G};
+use crate::go::unicode::{is_decimal, is_letter, simple_lower};
 
 /// A token set stops growing at this size.
 const MAX_TOKENS: usize = 128;
@@ -13,47 +13,6 @@ const MAX_SEEDS: usize = 64;
 const MAX_PROMOTIONS: usize = 128;
 /// Dropped units profiled per parallel block.
 const PROFILE_BLOCK: usize = 8192;
-
-/// Go `unicode.ToLower` of one rune (simple mapping).
-#[inline]
-pub fn simple_lower(c: char) -> char {
-    if c.is_ascii() {
-        return c.to_ascii_lowercase();
-    }
-    if c == '\u{130}' {
-        return 'i';
-    }
-    let mut l = c.to_lowercase();
-    match (l.next(), l.next()) {
-        (Some(x), None) => x,
-        _ => c,
-    }
-}
-
-/// Unicode general category L (letters).
-#[inline]
-pub fn is_letter(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_alphabetic();
-    }
-    matches!(
-        get_general_category(c),
-        G::UppercaseLetter
-            | G::LowercaseLetter
-            | G::TitlecaseLetter
-            | G::ModifierLetter
-            | G::OtherLetter
-    )
-}
-
-/// Unicode general category Nd (decimal digits).
-#[inline]
-pub fn is_decimal(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_digit();
-    }
-    get_general_category(c) == G::DecimalNumber
-}
 
 /// A unit's kind: its token hashes (sorted, unique) and masking mode.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -1,12 +1,10 @@
-//! Machinery shared by the JSON and tabular compressors: marker summaries,
-//! the kind guard, BM25 relevance, Go number parsing and robust statistics.
+//! Machinery shared by the compressors: marker summaries, the kind guard,
+//! BM25 relevance and robust statistics.
 
-pub mod gofloat;
 pub mod invariants;
 pub mod kinds;
 pub mod relevance;
 pub mod robust;
-pub mod words;
 
 /// Maximal runs of dropped units (`keep[i]` false), in order: each becomes
 /// one marker, or stays as it is when a marker would not pay.

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::kinds::{is_decimal, is_letter, simple_lower};
+use crate::go::unicode::{is_decimal, is_letter, simple_lower};
 
 const STOPWORDS: [&str; 29] = [
     "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "how", "in", "is", "it", "of",

@@ -37,7 +37,7 @@ fn underscore_ok(s: &[u8]) -> bool {
 }
 
 /// Parses like Go's `ParseFloat(s, 64)`; `None` on any error.
-pub fn parse(s: &str) -> Option<f64> {
+pub fn parse_float(s: &str) -> Option<f64> {
     let b = s.as_bytes();
     let first = *b.first()?;
     // Fast rejection: every accepted form starts with a sign, a digit, `.`,
@@ -166,9 +166,62 @@ fn parse_hex(s: &str) -> Option<f64> {
     Some(v)
 }
 
+/// Formats a float64 as Go's `encoding/json` does: shortest round-trip
+/// digits, plain notation for 1e-6 <= |x| < 1e21 (and 0), exponent
+/// notation otherwise (`1e-7`, `1e+21`).
+pub fn format_float(x: f64) -> String {
+    if x == 0.0 {
+        return "0".to_string();
+    }
+    let a = x.abs();
+    if (1e-6..1e21).contains(&a) {
+        return format!("{x}");
+    }
+    // Rust's `{:e}` gives the same shortest digits as `1.5e-7` / `1e21`.
+    let s = format!("{x:e}");
+    match s.split_once('e') {
+        Some((m, e)) if !e.starts_with('-') => format!("{m}e+{e}"),
+        _ => s,
+    }
+}
+
+/// Go's `strconv.Quote` for the ASCII-and-printable strings paths usually are.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\u{b}' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Go's `strconv.ParseInt(s, 10, 64)`.
+pub fn parse_int(s: &str) -> Option<i64> {
+    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse::<i64>().ok()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::parse;
+    use super::{parse_float, parse_int};
 
     #[test]
     fn go_grammar() {
@@ -184,9 +237,9 @@ mod tests {
             ("-inf", f64::NEG_INFINITY),
             ("+Infinity", f64::INFINITY),
         ] {
-            assert_eq!(parse(s), Some(v), "{s}");
+            assert_eq!(parse_float(s), Some(v), "{s}");
         }
-        assert!(parse("NaN").unwrap().is_nan());
+        assert!(parse_float("NaN").unwrap().is_nan());
         for s in [
             "1,000",
             "0b101",
@@ -205,9 +258,9 @@ mod tests {
             " 1",
             "١",
         ] {
-            assert_eq!(parse(s), None, "{s}");
+            assert_eq!(parse_float(s), None, "{s}");
         }
-        assert_eq!(parse("1e-400"), Some(0.0));
+        assert_eq!(parse_float("1e-400"), Some(0.0));
     }
 
     #[test]
@@ -220,9 +273,33 @@ mod tests {
                     .wrapping_add(1442695040888963407);
                 let digits: String = format!("{:020}", x >> 1)[20 - len..].to_string();
                 let want: f64 = digits.parse().unwrap();
-                assert_eq!(parse(&digits), Some(want), "{digits}");
-                assert_eq!(parse(&format!("-{digits}")), Some(-want), "-{digits}");
+                assert_eq!(parse_float(&digits), Some(want), "{digits}");
+                assert_eq!(parse_float(&format!("-{digits}")), Some(-want), "-{digits}");
             }
         }
+    }
+
+    #[test]
+    fn floats_like_go() {
+        assert_eq!(super::format_float(0.0), "0");
+        assert_eq!(super::format_float(1.0), "1");
+        assert_eq!(super::format_float(0.5), "0.5");
+        assert_eq!(super::format_float(0.000002), "0.000002");
+        assert_eq!(super::format_float(1e-7), "1e-7");
+        assert_eq!(super::format_float(9.5e-7), "9.5e-7");
+        assert_eq!(super::format_float(1e21), "1e+21");
+        assert_eq!(
+            super::format_float(0.9320943531093638),
+            "0.9320943531093638"
+        );
+    }
+
+    #[test]
+    fn go_ints() {
+        assert_eq!(parse_int("+5"), Some(5));
+        assert_eq!(parse_int("-5"), Some(-5));
+        assert_eq!(parse_int("1_0"), None);
+        assert_eq!(parse_int(""), None);
+        assert_eq!(parse_int("99999999999999999999"), None);
     }
 }

@@ -2,9 +2,9 @@
 //! units joined by gap markers (spec/store.md §6).
 
 use crate::compress::shared::relevance;
-use crate::gojson::{self, Json, Value};
-use crate::table;
-use crate::text::{is_blank, trim_space, trim_str};
+use crate::go::json::{self as gojson, Json, Value};
+
+use crate::go::unicode::{is_blank, trim_space};
 
 /// At most this many hits are shown.
 const MAX_HITS: usize = 20;
@@ -30,11 +30,9 @@ fn units(c: &[u8]) -> Option<(Option<String>, Vec<String>)> {
     }
     let text = String::from_utf8_lossy(c);
     let pieces: Vec<String> = if text.contains("\n\n") {
-        text.split("\n\n")
-            .map(|p| trim_str(p).to_string())
-            .collect()
+        text.split("\n\n").map(|p| p.trim().to_string()).collect()
     } else {
-        text.split('\n').map(|p| trim_str(p).to_string()).collect()
+        text.split('\n').map(|p| p.trim().to_string()).collect()
     };
     let u: Vec<String> = pieces.into_iter().filter(|p| !p.is_empty()).collect();
     if u.is_empty() {
@@ -89,7 +87,7 @@ fn csv_units(c: &[u8]) -> Option<(Option<String>, Vec<String>)> {
     if !first.contains(&delim) {
         return None;
     }
-    let records = table::read_csv(text, delim)?;
+    let records = crate::go::csv::read_csv(text, delim)?;
     if records.len() < 3 || records.row(0).len() < 2 {
         return None;
     }

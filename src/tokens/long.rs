@@ -1,0 +1,204 @@
+//! Pieces of a megabyte or more (a run of one class of characters: a line
+//! of `=`, a DNA sequence, 8 MiB of `a`), counted in windows joined where
+//! their encodings meet, so time is linear and memory bounded by a window.
+
+use std::sync::LazyLock;
+
+use super::cache::RankCache;
+use super::merge::{heap_merge_count, heap_merge_lengths};
+
+pub(super) static BPE_DATA: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_bpe.msgpack"));
+
+/// The `bpe` crate's encoder for o200k_base, built by `build.rs`.
+pub(super) static LONG_ENCODER: LazyLock<Option<bpe::byte_pair_encoding::BytePairEncoding>> =
+    LazyLock::new(|| rmp_serde::from_slice(BPE_DATA).ok());
+
+/// Bytes of a long piece encoded at a time by the `bpe` crate's encoder.
+pub(super) const WINDOW: usize = 1 << 20;
+/// Bytes of a window of a periodic piece, merged by rank (see
+/// [`long_count`]).
+pub(super) const REPEAT_WINDOW: usize = 1 << 16;
+/// Bytes each window runs into the next one's start, where the two are
+/// synchronised.
+pub(super) const WINDOW_OVERLAP: usize = 1 << 12;
+
+/// Token count of a piece of [`LONG_PIECE`] bytes or more: a run of one
+/// class of characters (a line of `=`, a DNA sequence, 8 MiB of `a`).
+///
+/// A piece that is a short block repeated (one character, a short
+/// pattern: see [`short_period`]) is counted by the rank merge in windows
+/// of a whole number of periods, about [`REPEAT_WINDOW`] bytes, all alike
+/// but the last, each distinct window once: two windows' worth of work, and
+/// no encoder to load (65 MB: eleven times 8 MiB of `a`). Any other piece
+/// is encoded by the `bpe` crate's linear encoder in windows of [`WINDOW`]
+/// bytes on every core, which also bounds memory by the window rather than
+/// the piece (the encoder keeps every token: 381 MB for 64 MiB of random
+/// letters encoded whole).
+pub(super) fn long_count(piece: &[u8]) -> usize {
+    if let Some(p) = short_period(piece) {
+        // Windows a whole number of periods long all hold the same bytes.
+        let window = REPEAT_WINDOW / p * p;
+        let merge = |w: &[u8]| heap_merge_lengths(w, &mut RankCache::default());
+        if let Some(c) = windows_met(piece, window, WINDOW_OVERLAP, &merge) {
+            return c;
+        }
+    }
+    match LONG_ENCODER.as_ref() {
+        Some(enc) => {
+            let encode = |w: &[u8]| encoded_lengths(enc, w);
+            windows_met(piece, WINDOW, WINDOW_OVERLAP, &encode).unwrap_or_else(|| enc.count(piece))
+        }
+        // Unreachable with the data build.rs writes; stay exact anyway.
+        None => heap_merge_count(piece, &mut RankCache::default()),
+    }
+}
+
+/// The lengths of the tokens the `bpe` crate's encoder makes of `w`.
+pub(super) fn encoded_lengths(
+    enc: &bpe::byte_pair_encoding::BytePairEncoding,
+    w: &[u8],
+) -> Vec<usize> {
+    let tokens = enc.encode_via_backtracking(w);
+    tokens.iter().map(|&t| enc.token_len(t)).collect()
+}
+
+/// Longest period [`short_period`] looks for.
+pub(super) const MAX_PERIOD: usize = 4096;
+
+/// The smallest period of `piece` if it is at most [`MAX_PERIOD`] bytes
+/// and the piece holds at least two windows' worth of it: the piece is one
+/// block repeated (`a` over and over, `abcdefg` over and over). The
+/// smallest period q of its first [`REPEAT_WINDOW`] bytes (prefix function,
+/// linear) is the only candidate: if the whole piece has a period
+/// p <= 4096, that prefix has periods p and q, so (Fine and Wilf) it has
+/// period gcd(p, q), which is q as q is the smallest; q divides p, and the
+/// piece, p bytes repeated, has period q. One comparison of the piece with
+/// itself shifted by q confirms it.
+pub(super) fn short_period(piece: &[u8]) -> Option<usize> {
+    let n = piece.len();
+    if n < 2 * REPEAT_WINDOW {
+        return None;
+    }
+    let prefix = &piece[..REPEAT_WINDOW];
+    // border[i]: the longest proper border of prefix[..=i]; the smallest
+    // period of the prefix is its length minus its longest border.
+    let mut border = vec![0usize; prefix.len()];
+    for i in 1..prefix.len() {
+        let mut k = border[i - 1];
+        while k > 0 && prefix[i] != prefix[k] {
+            k = border[k - 1];
+        }
+        if prefix[i] == prefix[k] {
+            k += 1;
+        }
+        border[i] = k;
+    }
+    let q = prefix.len() - border[prefix.len() - 1];
+    (q <= MAX_PERIOD && piece[q..] == piece[..n - q]).then_some(q)
+}
+
+/// An encoding of a window, as the lengths of its tokens.
+pub(super) type Encode<'a> = dyn Fn(&[u8]) -> Vec<usize> + Sync + 'a;
+
+/// A window's encoding as the joining needs it: its token count, and its
+/// tokens (start, end relative to the window, index) that end within the
+/// first `overlap` bytes (its head) or start at or past `window` (its
+/// tail, inside the next window).
+pub(super) struct WindowTokens {
+    count: usize,
+    head: Vec<(usize, usize, usize)>,
+    tail: Vec<(usize, usize, usize)>,
+}
+
+/// Token count of `piece` from the encodings (`encode`: token lengths) of
+/// windows `[k * window, (k + 1) * window + overlap)`, or `None` if some
+/// pair of neighbouring windows does not meet.
+///
+/// Where two neighbours' encodings have the same token at the same place
+/// in their overlap, the first's tokens up to it and the second's from it
+/// are the piece's encoding (the `bpe` crate's README, Corollary III: two
+/// valid encodings sharing a token join into a valid one, and the valid
+/// encoding is unique). Encodings of random text meet within a few tokens;
+/// a periodic run whose period does not divide the window may never meet.
+/// A window with the same bytes as the one before is not encoded again.
+pub(super) fn windows_met(
+    piece: &[u8],
+    window: usize,
+    overlap: usize,
+    encode: &Encode,
+) -> Option<usize> {
+    debug_assert!(window > overlap, "a window's two overlaps must not cross");
+    let n = piece.len();
+    let starts: Vec<usize> = (0..n).step_by(window).collect();
+    let span = |k: usize| starts[k]..starts.get(k + 1).map_or(n, |&s| (s + overlap).min(n));
+    let fresh: Vec<usize> = (0..starts.len())
+        .filter(|&k| k == 0 || piece[span(k)] != piece[span(k - 1)])
+        .collect();
+    let tokens_of = |k: usize| -> WindowTokens {
+        let lengths = encode(&piece[span(k)]);
+        let (mut head, mut tail) = (Vec::new(), Vec::new());
+        let mut pos = 0;
+        for (i, len) in lengths.iter().enumerate() {
+            let end = pos + len;
+            if end <= overlap {
+                head.push((pos, end, i));
+            }
+            if pos >= window {
+                tail.push((pos - window, end - window, i));
+            }
+            pos = end;
+        }
+        WindowTokens {
+            count: lengths.len(),
+            head,
+            tail,
+        }
+    };
+    let encoded: Vec<WindowTokens> = crate::par::map_chunks(&fresh, crate::par::workers(), |ks| {
+        ks.iter().map(|&k| tokens_of(k)).collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect();
+    // Window k's encoding: that of the last fresh window at or before k.
+    let mut windows: Vec<&WindowTokens> = Vec::with_capacity(starts.len());
+    let mut f = 0;
+    for k in 0..starts.len() {
+        if fresh.get(f + 1) == Some(&k) {
+            f += 1;
+        }
+        windows.push(&encoded[f]);
+    }
+    // Where window k meets window k + 1: the first token both have (the
+    // tail is relative to the next window's start, like its head), as its
+    // index in each. Both lists are in order of start.
+    let mut meets = Vec::with_capacity(windows.len() - 1);
+    for pair in windows.windows(2) {
+        let (tail, head) = (&pair[0].tail, &pair[1].head);
+        let (mut i, mut j) = (0, 0);
+        let mut meet = None;
+        while i < tail.len() && j < head.len() {
+            let ((s, e, x), (s2, e2, y)) = (tail[i], head[j]);
+            match s.cmp(&s2) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal if e == e2 => {
+                    meet = Some((x, y));
+                    break;
+                }
+                std::cmp::Ordering::Equal => (i, j) = (i + 1, j + 1),
+            }
+        }
+        meets.push(meet?);
+    }
+    // Window k counts its tokens after the meeting with k - 1 up to and
+    // including the meeting with k + 1.
+    let count = (0..windows.len())
+        .map(|k| {
+            let from = if k == 0 { 0 } else { meets[k - 1].1 + 1 };
+            let to = meets.get(k).map_or(windows[k].count, |m| m.0 + 1);
+            to - from
+        })
+        .sum();
+    Some(count)
+}
