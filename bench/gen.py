@@ -1,11 +1,12 @@
-#!/usr/bin/env python3
 """Builds the benchmark payloads deterministically into bench/data/ (git-ignored).
 
-usage: bench/gen.py [OUTDIR]
+usage: bench/gen.py [OUTDIR] [REGEX]   builds the payloads whose name matches
+                                       REGEX (all by default) that are missing
 """
-import json, os, random, sys
+import json, os, random, re, sys
 
 out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "data")
+only = re.compile(sys.argv[2] if len(sys.argv) > 2 else ".")
 os.makedirs(out, exist_ok=True)
 
 def orders_json(n, seed):
@@ -42,24 +43,29 @@ def orders_csv(n, seed):
             r.randrange(1, 7), r.randrange(10, 900), r.randrange(5000), r.randrange(1, 13), r.randrange(1, 29)))
     return "\n".join(lines) + "\n"
 
-def write(name, text):
-    data = text.encode() if isinstance(text, str) else text
+
+PAYLOADS = {}
+
+def payload(name):
+    def register(f):
+        PAYLOADS[name] = f
+        return f
+    return register
+
+def write(name, data):
+    data = data.encode() if isinstance(data, str) else data
     with open(os.path.join(out, name), "wb") as f:
         f.write(data)
-    print("%-22s %10d bytes" % (name, len(data)))
+    print("%-26s %10d bytes" % (name, len(data)))
 
-def sized(gen, target, seed, per_record):
-    return gen(max(10, target // per_record), seed)
+def read(name):
+    build(name)
+    return open(os.path.join(out, name), "rb").read()
 
-write("json-8k.json", orders_json(24, 1))
-write("json-1m.json", orders_json(3400, 2))
-write("json-8m.json", orders_json(27000, 3))
-write("json-30m.json", orders_json(100000, 4))
-write("json-64m.json", orders_json(205000, 5))
-write("json-lowrep-8m.json", low_repetition_json(40000, 6))
-write("csv-1m.csv", orders_csv(17000, 7))
-write("csv-10m.csv", orders_csv(170000, 8))
-write("csv-64m.csv", orders_csv(1100000, 9))
+def build(name):
+    if not os.path.exists(os.path.join(out, name)):
+        write(name, PAYLOADS[name]())
+
 def log_lines(n, seed):
     r = random.Random(seed)
     levels = ["INFO"] * 12 + ["WARN", "DEBUG", "ERROR"]
@@ -71,26 +77,76 @@ def log_lines(n, seed):
             r.choice(levels), r.choice(comps), r.randrange(10**12), r.randrange(256), r.randrange(256), r.randrange(256), r.randrange(1024, 65535)))
     return "\n".join(out) + "\n"
 
-write("log-30m.log", log_lines(300000, 11))
-write("adv-one-char-8m.txt", "a" * (8 << 20))
-r = random.Random(10)
-write("adv-cjk-emoji-8m.txt", "".join(r.choice("日本語中文字漢字のテキスト한국어😀🎉🚀、。 ") for _ in range(2_600_000)))
-write("adv-invalid-8m.bin", bytes(r.randrange(256) for _ in range(8 << 20)))
-write("adv-spaces-8m.txt", " " * (8 << 20))
+def real_log(size, seed):
+    """Application log as services write it: ISO timestamps, levels, logfmt
+    fields (request ids, durations, paths, status codes), now and then a Java
+    or Python stack trace, and runs of near-identical lines."""
+    r = random.Random(seed)
+    paths = ["/api/v1/orders", "/api/v1/items", "/health", "/api/v2/users/%d", "/static/app.js"]
+    msgs = ["request served", "cache hit", "cache miss", "db query", "job tick", "heartbeat ok"]
+    out, total, t = [], 0, 0
+    while total < size:
+        t += r.randrange(1, 900)
+        ts = "2026-11-%02dT%02d:%02d:%02d.%03dZ" % (1 + t // 86400000 % 28, t // 3600000 % 24, t // 60000 % 60, t // 1000 % 60, t % 1000)
+        roll = r.random()
+        if roll < 0.002:
+            lines = ["%s level=error msg=\"unhandled exception\" req=%08x" % (ts, r.randrange(1 << 32)),
+                     "java.lang.IllegalStateException: pool exhausted after %d ms" % r.randrange(100, 9000),
+                     "\tat com.example.db.Pool.acquire(Pool.java:%d)" % r.randrange(10, 400),
+                     "\tat com.example.api.OrderHandler.handle(OrderHandler.java:%d)" % r.randrange(10, 400),
+                     "\tat com.example.http.Server.dispatch(Server.java:%d)" % r.randrange(10, 400),
+                     "Caused by: java.net.SocketTimeoutException: connect timed out"]
+        elif roll < 0.004:
+            lines = ["Traceback (most recent call last):",
+                     '  File "/srv/app/worker.py", line %d, in run' % r.randrange(10, 300),
+                     "    result = task()",
+                     "ValueError: invalid literal for int() with base 10: 'n/a'"]
+        elif roll < 0.03:
+            p = r.choice(paths)
+            p = p % r.randrange(10000) if "%d" in p else p
+            lines = ["%s level=warn msg=\"slow request\" path=%s dur=%dms req=%08x" % (ts, p, r.randrange(900, 5000), r.randrange(1 << 32))]
+        else:
+            p = r.choice(paths)
+            if "%d" in p:
+                p = p % r.randrange(10000)
+            lines = ["%s level=info msg=\"%s\" path=%s status=%d dur=%dms req=%08x host=web-%d" % (
+                ts, r.choice(msgs), p, r.choice([200] * 30 + [201, 204, 304, 404]), r.randrange(1, 400), r.randrange(1 << 32), r.randrange(8))]
+        for l in lines:
+            out.append(l)
+            total += len(l) + 1
+    return "\n".join(out) + "\n"
+
+payload("json-8k.json")(lambda: orders_json(24, 1))
+payload("json-1m.json")(lambda: orders_json(3400, 2))
+payload("json-8m.json")(lambda: orders_json(27000, 3))
+payload("json-30m.json")(lambda: orders_json(100000, 4))
+payload("json-64m.json")(lambda: orders_json(205000, 5))
+payload("json-lowrep-8m.json")(lambda: low_repetition_json(40000, 6))
+payload("csv-1m.csv")(lambda: orders_csv(17000, 7))
+payload("csv-10m.csv")(lambda: orders_csv(170000, 8))
+payload("csv-64m.csv")(lambda: orders_csv(1100000, 9))
+payload("log-30m.log")(lambda: log_lines(300000, 11))
+payload("log-real-8k.log")(lambda: real_log(8 << 10, 13))
+payload("log-real-30m.log")(lambda: real_log(30_000_000, 14))
+payload("log-real-64m.log")(lambda: real_log((64 << 20) - 4096, 15))
+payload("adv-one-char-8m.txt")(lambda: "a" * (8 << 20))
+payload("adv-cjk-emoji-8m.txt")(lambda: "".join(random.Random(10).choice("日本語中文字漢字のテキスト한국어😀🎉🚀、。 ") for _ in range(2_600_000)))
+payload("adv-invalid-8m.bin")(lambda: random.Random(10).randbytes(8 << 20))
+payload("adv-spaces-8m.txt")(lambda: " " * (8 << 20))
 # 64 MiB of the adversarial texts (the 8 MiB ones repeated): "64 MiB of any
 # input under 2.5 s" holds for the hardest inputs, not only for JSON and CSV.
-cjk = open(os.path.join(out, "adv-cjk-emoji-8m.txt"), "rb").read()
-write("adv-cjk-emoji-64m.txt", cjk * 8)
-inv = open(os.path.join(out, "adv-invalid-8m.bin"), "rb").read()
-write("adv-invalid-64m.bin", inv * 8)
+payload("adv-cjk-emoji-64m.txt")(lambda: read("adv-cjk-emoji-8m.txt") * 8)
+payload("adv-invalid-64m.bin")(lambda: read("adv-invalid-8m.bin") * 8)
 # One 64 MiB pre-tokenizer piece (a run of one class of characters): random
 # lowercase letters, and a DNA-like sequence (uppercase ACGT, as an
 # unwrapped genome in an API response would be). Counted in windows.
-r = random.Random(12)
-raw = r.randbytes(64 << 20)
-write("adv-letters-64m.txt", raw.translate(bytes(b"abcdefghijklmnopqrstuvwxyz"[i % 26] for i in range(256))))
-write("adv-dna-64m.txt", raw.translate(bytes(b"ACGT"[i % 4] for i in range(256))))
-write("adv-one-char-64m.txt", "a" * (64 << 20))
+payload("adv-letters-64m.txt")(lambda: random.Random(12).randbytes(64 << 20).translate(bytes(b"abcdefghijklmnopqrstuvwxyz"[i % 26] for i in range(256))))
+payload("adv-dna-64m.txt")(lambda: random.Random(12).randbytes(64 << 20).translate(bytes(b"ACGT"[i % 4] for i in range(256))))
+payload("adv-one-char-64m.txt")(lambda: "a" * (64 << 20))
 # Mostly valid text with a bad byte every 100 kB: converted, cut at letter
 # boundaries, counted on both cores without the long-piece encoder.
-write("adv-cjk-badbytes-64m.bin", b"\xff".join(cjk[i:i + 100_000] for i in range(0, len(cjk), 100_000)) * 8)
+payload("adv-cjk-badbytes-64m.bin")(lambda: (lambda cjk: b"\xff".join(cjk[i:i + 100_000] for i in range(0, len(cjk), 100_000)) * 8)(read("adv-cjk-emoji-8m.txt")))
+
+for name in PAYLOADS:
+    if only.search(name):
+        build(name)

@@ -5,6 +5,7 @@
 //! folder and one row below.
 
 pub mod json;
+mod log;
 pub(crate) mod shared;
 pub mod tabular;
 mod toon;
@@ -80,7 +81,7 @@ const fn row(content_type: ContentType, method: Method, run: Run) -> Entry {
 /// (lossy, needs a stored original) except TOON, lossless to the model.
 static REGISTRY: [Entry; 15] = [
     row(ContentType::Json, Method::Elision, json::run),
-    row(ContentType::Log, Method::Log, pending),
+    row(ContentType::Log, Method::Log, log::run),
     row(ContentType::Code, Method::Code, pending),
     row(ContentType::Diff, Method::Diff, pending),
     row(ContentType::SearchResult, Method::SearchResult, pending),

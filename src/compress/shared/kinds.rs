@@ -11,14 +11,20 @@ const MAX_TOKENS: usize = 128;
 const MAX_SEEDS: usize = 64;
 /// After this many promotions every later dropped unit is kept untested.
 const MAX_PROMOTIONS: usize = 128;
+/// Profiles remembered as already represented, at most.
+const MAX_SEEN: usize = 1 << 16;
 /// Dropped units profiled per parallel block.
 const PROFILE_BLOCK: usize = 8192;
 
 /// A unit's kind: its token hashes (sorted, unique) and masking mode.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Profile {
-    tokens: Vec<u64>,
+    tokens: Box<[u64]>,
     masked: bool,
+    /// One bit per token (the top six bits of its hash pick it): a token
+    /// of `d` whose bit a class lacks is certainly missing from it, so a
+    /// class can often be ruled out without comparing the sets.
+    bits: u64,
 }
 
 /// Incremental token hash (FNV-1a over the token's UTF-8, then a mix);
@@ -161,12 +167,25 @@ pub fn profile(unit: &str) -> Profile {
         (tokenize(unit, false).0, false)
     };
     tokens.sort_unstable();
-    Profile { tokens, masked }
+    let bits = tokens.iter().fold(0, |b, h| b | 1 << (h >> 58));
+    Profile {
+        tokens: tokens.into_boxed_slice(),
+        masked,
+        bits,
+    }
 }
 
-fn hits(d: &[u64], c: &[u64]) -> usize {
+/// Whether `c` holds at least `need` of `d`'s tokens (both sorted): a merge
+/// that stops as soon as the answer is known.
+fn holds(d: &[u64], c: &[u64], need: usize) -> bool {
     let (mut i, mut j, mut n) = (0, 0, 0);
     while i < d.len() && j < c.len() {
+        if n >= need {
+            return true;
+        }
+        if n + (d.len() - i) < need {
+            return false;
+        }
         match d[i].cmp(&c[j]) {
             std::cmp::Ordering::Less => i += 1,
             std::cmp::Ordering::Greater => j += 1,
@@ -177,17 +196,25 @@ fn hits(d: &[u64], c: &[u64]) -> usize {
             }
         }
     }
-    n
+    n >= need
 }
 
-fn represented(d: &Profile, classes: &[Profile]) -> bool {
-    if d.tokens.is_empty() {
-        return true;
-    }
+/// The index of a class that represents `d` (redundancy.md §4), trying
+/// `first` before the others: consecutive units tend to share a class, and
+/// which class answers does not change whether one does.
+fn representative(d: &Profile, classes: &[Profile], first: usize) -> Option<usize> {
     let need = (0.9 * d.tokens.len() as f64 + 0.999999) as usize;
-    classes.iter().any(|c| {
-        c.masked == d.masked && c.tokens.len() >= need && hits(&d.tokens, &c.tokens) >= need
-    })
+    let spare = d.tokens.len() - need;
+    let fits = |c: &Profile| {
+        c.masked == d.masked
+            && c.tokens.len() >= need
+            && (d.bits & !c.bits).count_ones() as usize <= spare
+            && holds(&d.tokens, &c.tokens, need)
+    };
+    if classes.get(first).is_some_and(fits) {
+        return Some(first);
+    }
+    classes.iter().position(fits)
 }
 
 /// Turns on `keep` for one representative of every kind (redundancy.md §5);
@@ -208,8 +235,11 @@ pub fn guard(profile_of: impl Fn(usize) -> Profile + Sync, keep: &mut [bool]) {
     }
     let mut promotions = 0;
     // Classes only grow, so a profile seen once (represented, or promoted
-    // and so a class itself) is represented from then on.
+    // and so a class itself) is represented from then on. Remembered up to
+    // a bound: units that all differ (a request id on every log line) would
+    // otherwise keep one set per unit.
     let mut seen: rustc_hash::FxHashSet<Profile> = Default::default();
+    let mut last = 0;
     // Profiles are pure: compute them a block at a time on every core, and
     // stop computing once the promotion cap keeps everything that is left.
     let dropped: Vec<usize> = (0..keep.len()).filter(|&i| !keep[i]).collect();
@@ -227,17 +257,22 @@ pub fn guard(profile_of: impl Fn(usize) -> Profile + Sync, keep: &mut [bool]) {
                 keep[i] = true;
                 continue;
             }
-            if seen.contains(&d) {
+            if d.tokens.is_empty() || seen.contains(&d) {
                 continue;
             }
-            if represented(&d, &classes) {
-                seen.insert(d);
+            if let Some(c) = representative(&d, &classes, last) {
+                last = c;
+                if seen.len() < MAX_SEEN {
+                    seen.insert(d);
+                }
                 continue;
             }
             keep[i] = true;
             promotions += 1;
             classes.push(d.clone());
-            seen.insert(d);
+            if seen.len() < MAX_SEEN {
+                seen.insert(d);
+            }
         }
     }
 }
@@ -268,7 +303,7 @@ mod tests {
         );
         let p = profile("[1973, 251]");
         assert!(!p.masked);
-        assert_eq!(p.tokens, hashes(&["1973", "251"]));
+        assert_eq!(*p.tokens, hashes(&["1973", "251"]));
         assert_eq!(set_of("row-٣٤ abc", true), hashes(&["row", "#", "abc"]));
         assert!(profile("---").tokens.is_empty());
     }

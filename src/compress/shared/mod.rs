@@ -3,6 +3,7 @@
 
 pub mod invariants;
 pub mod kinds;
+pub mod lines;
 pub mod relevance;
 pub mod robust;
 

@@ -1,0 +1,267 @@
+//! The skeleton every line and section compressor shares (log,
+//! search-result, terminal, diff, config, text):
+//!
+//! 1. units: the lines of a document (LF-split, one trailing LF remembered,
+//!    CRs kept on their lines), or any other list of texts;
+//! 2. keep rules, each compressor's own, setting flags that are never
+//!    cleared;
+//! 3. the query fill (relevance.md §3, the table rule: the first `limit`
+//!    candidates, however many units are already kept);
+//! 4. the kind guard (redundancy.md): one kept unit of every kind;
+//! 5. runs of dropped units become markers (or stay, when the compressor's
+//!    marker rule says a marker would not pay);
+//! 6. the pieces are joined back, markers in the document's majority line
+//!    ending.
+//!
+//! The compressors differ only in their rules and marker texts; the
+//! mechanism is here once.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use super::{kinds, relevance};
+
+/// A document cut into lines (log.md §3 step 1): one trailing LF removed
+/// and remembered, the rest split on LF, each CR left on its line.
+#[derive(Debug)]
+pub(crate) struct Lines<'a> {
+    pub lines: Vec<&'a str>,
+    /// The input ended with LF (re-appended by [`join_lines`]).
+    pub trailing_lf: bool,
+    /// `"\r"` when the input is majority-CRLF (tabular.md §3.5), else
+    /// empty: appended to every synthesized line.
+    pub cr: &'static str,
+}
+
+impl<'a> Lines<'a> {
+    pub fn split(text: &'a str) -> Lines<'a> {
+        let (body, trailing_lf) = match text.strip_suffix('\n') {
+            Some(b) => (b, true),
+            None => (text, false),
+        };
+        Lines {
+            lines: body.split('\n').collect(),
+            trailing_lf,
+            cr: if crate::table::majority_crlf(text.as_bytes()) {
+                "\r"
+            } else {
+                ""
+            },
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+}
+
+/// What the output holds at a place: a unit as it was, or a marker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Piece {
+    Unit(usize),
+    Marker(String),
+}
+
+/// Why each unit is kept, for `--explain`: counts per reason, in the order
+/// the rules ran, and the dropped units that markers replaced.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Trace {
+    pub kept: Vec<(&'static str, usize)>,
+    pub dropped: usize,
+}
+
+/// Keep flags with the reason each unit was first kept.
+#[derive(Debug)]
+pub(crate) struct Keep {
+    flags: Vec<bool>,
+    reasons: Vec<(&'static str, usize)>,
+}
+
+impl Keep {
+    pub fn new(n: usize) -> Keep {
+        Keep {
+            flags: vec![false; n],
+            reasons: Vec::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.flags.len()
+    }
+
+    pub fn get(&self, i: usize) -> bool {
+        self.flags[i]
+    }
+
+    pub fn flags(&self) -> &[bool] {
+        &self.flags
+    }
+
+    /// Keeps unit `i` for `reason`; true if it was not kept before.
+    pub fn set(&mut self, i: usize, reason: &'static str) -> bool {
+        if self.flags[i] {
+            return false;
+        }
+        self.flags[i] = true;
+        match self.reasons.iter_mut().find(|r| r.0 == reason) {
+            Some(r) => r.1 += 1,
+            None => self.reasons.push((reason, 1)),
+        }
+        true
+    }
+
+    /// Runs a rule that only turns flags on (the kind guard) and credits
+    /// what it turned on to `reason`.
+    fn apply(&mut self, reason: &'static str, rule: impl FnOnce(&mut [bool])) {
+        let before = self.flags.clone();
+        rule(&mut self.flags);
+        let added = self
+            .flags
+            .iter()
+            .zip(&before)
+            .filter(|(now, was)| **now && !**was)
+            .count();
+        if added > 0 {
+            self.reasons.push((reason, added));
+        }
+    }
+
+    /// Adds the first `limit` query candidates (relevance.md §3, table
+    /// rule) among `n` documents; nothing for an empty query.
+    pub fn fill_query<'d>(
+        &mut self,
+        query: &str,
+        limit: usize,
+        doc: impl Fn(usize) -> Cow<'d, str> + Sync,
+    ) {
+        if query.is_empty() {
+            return;
+        }
+        let scores = relevance::scores_of(query, self.len(), doc);
+        for i in relevance::candidates(&scores, &self.flags)
+            .into_iter()
+            .take(limit)
+        {
+            self.set(i, "query");
+        }
+    }
+
+    /// The kind guard (redundancy.md) over the units `unit(i)`.
+    pub fn guard<'u>(&mut self, unit: impl Fn(usize) -> &'u str + Sync) {
+        self.apply("one of each kind", |flags| {
+            kinds::guard(|i| kinds::profile(unit(i)), flags)
+        });
+    }
+
+    /// Replaces every maximal run of dropped units by the marker
+    /// `marker(run)` returns with the bytes it replaces, or keeps the run's
+    /// units when it returns `None` (a marker that would not pay). Markers
+    /// are made on every core (summaries read every dropped unit). Returns
+    /// the pieces, the bytes the markers replaced, and the trace.
+    pub fn collapse(
+        self,
+        marker: impl Fn(Range<usize>) -> Option<(String, usize)> + Sync,
+    ) -> (Vec<Piece>, usize, Trace) {
+        let n = self.flags.len();
+        let runs = super::dropped_runs(&self.flags);
+        let in_runs: usize = runs.iter().map(|r| r.len()).sum();
+        let parts = crate::par::parts_for(in_runs, 4096);
+        let markers = crate::par::map_each(&runs, parts, |r| marker(r.clone()));
+        let mut pieces = Vec::with_capacity(n);
+        let (mut dropped, mut bytes) = (0, 0);
+        let mut next = 0;
+        for (run, m) in runs.into_iter().zip(markers) {
+            pieces.extend((next..run.start).map(Piece::Unit));
+            next = run.end;
+            match m {
+                Some((m, b)) => {
+                    dropped += run.len();
+                    bytes += b;
+                    pieces.push(Piece::Marker(m));
+                }
+                None => pieces.extend(run.map(Piece::Unit)),
+            }
+        }
+        pieces.extend((next..n).map(Piece::Unit));
+        let mut kept = self.reasons;
+        // Units a marker rule left in place count as kept too.
+        let left = n - dropped - kept.iter().map(|r| r.1).sum::<usize>();
+        if left > 0 {
+            kept.push(("marker would not pay", left));
+        }
+        (pieces, bytes, Trace { kept, dropped })
+    }
+}
+
+/// The pieces as lines joined with LF: units as they were, markers with
+/// the document's `cr`, then the trailing LF if the input had one.
+pub(crate) fn join_lines(doc: &Lines<'_>, pieces: &[Piece]) -> Vec<u8> {
+    let size: usize = doc.lines.iter().map(|l| l.len() + 1).sum();
+    let mut out = Vec::with_capacity(size);
+    for (k, p) in pieces.iter().enumerate() {
+        if k > 0 {
+            out.push(b'\n');
+        }
+        match p {
+            Piece::Unit(i) => out.extend_from_slice(doc.lines[*i].as_bytes()),
+            Piece::Marker(m) => {
+                out.extend_from_slice(m.as_bytes());
+                out.extend_from_slice(doc.cr.as_bytes());
+            }
+        }
+    }
+    if doc.trailing_lf {
+        out.push(b'\n');
+    }
+    out
+}
+
+/// Number of output lines the pieces make (a marker is one line).
+pub(crate) fn piece_count(pieces: &[Piece]) -> usize {
+    pieces.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_keep_crs_and_remember_the_final_lf() {
+        let d = Lines::split("a\r\nb\r\n");
+        assert_eq!(d.lines, ["a\r", "b\r"]);
+        assert!(d.trailing_lf);
+        assert_eq!(d.cr, "\r");
+        let d = Lines::split("a\nb");
+        assert_eq!(d.lines, ["a", "b"]);
+        assert!(!d.trailing_lf);
+        assert_eq!(d.cr, "");
+        assert_eq!(Lines::split("").lines, [""]);
+        assert_eq!(Lines::split("\n").lines, [""]);
+    }
+
+    #[test]
+    fn runs_become_markers_or_stay() {
+        let doc = Lines::split("a\nb\nc\nd\ne\n");
+        let mut keep = Keep::new(5);
+        keep.set(0, "head");
+        keep.set(3, "signal");
+        let (pieces, bytes, trace) =
+            keep.collapse(|run| (run.len() > 1).then(|| (format!("<{}>", run.len()), 7)));
+        assert_eq!(bytes, 7);
+        assert_eq!(
+            pieces,
+            [
+                Piece::Unit(0),
+                Piece::Marker("<2>".into()),
+                Piece::Unit(3),
+                Piece::Unit(4)
+            ]
+        );
+        assert_eq!(join_lines(&doc, &pieces), b"a\n<2>\nd\ne\n");
+        assert_eq!(trace.dropped, 2);
+        assert_eq!(
+            trace.kept,
+            [("head", 1), ("signal", 1), ("marker would not pay", 1)]
+        );
+    }
+}
