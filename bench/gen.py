@@ -116,6 +116,64 @@ def real_log(size, seed):
             total += len(l) + 1
     return "\n".join(out) + "\n"
 
+def progress(size, seed):
+    """npm/pip/docker-style output: colored status lines and progress bars
+    redrawn with carriage returns (many frames per line)."""
+    r = random.Random(seed)
+    out, total, k = [], 0, 0
+    while total < size:
+        k += 1
+        roll = r.random()
+        if roll < 0.6:
+            name = "pkg-%05d" % r.randrange(100000)
+            frames = "".join("\r\x1b[2K\x1b[36m%s\x1b[0m [%-20s] %3d%%" % (name, "=" * (p // 5), p) for p in range(0, 101, r.choice([5, 10, 20])))
+            line = frames + "\r\x1b[2K\x1b[32m✓\x1b[0m %s installed in %dms" % (name, r.randrange(5, 900))
+        elif roll < 0.62:
+            line = "\x1b[33mWARN\x1b[0m deprecated %s@%d.%d.%d: use something else" % ("lib-%d" % r.randrange(999), r.randrange(9), r.randrange(20), r.randrange(20))
+        elif roll < 0.621:
+            line = "\x1b[31mnpm ERR!\x1b[0m code E%d while fetching pkg-%d" % (r.randrange(400, 600), r.randrange(9999))
+        else:
+            line = "\x1b[2m  resolving dependency tree: %d of %d packages\x1b[0m" % (k, 10 * k)
+        out.append(line)
+        total += len(line.encode()) + 1
+    return "\n".join(out) + "\n"
+
+def unified_diff(size, seed):
+    """git diff of many files: headers, hunks, long runs of context."""
+    r = random.Random(seed)
+    out, total, f = [], 0, 0
+    while total < size:
+        f += 1
+        path = "src/module_%04d/file_%d.py" % (f, r.randrange(100))
+        lines = ["diff --git a/%s b/%s" % (path, path), "index %07x..%07x 100644" % (r.randrange(1 << 28), r.randrange(1 << 28)), "--- a/" + path, "+++ b/" + path]
+        start = 1
+        for h in range(r.randrange(1, 5)):
+            start += r.randrange(10, 200)
+            ctx = r.randrange(6, 40)
+            lines.append("@@ -%d,%d +%d,%d @@ def handler_%d(request):" % (start, ctx, start, ctx + 1, h))
+            for c in range(ctx):
+                if c == ctx // 2:
+                    lines.append("-    value = compute(%d)" % c)
+                    lines.append("+    value = compute(%d, strict=True)" % c)
+                    lines.append("+    log.debug(\"value %%s\", value)")
+                else:
+                    lines.append("     result_%d = process(item_%d, options)  # step %d" % (c, c, r.randrange(1000)))
+        for l in lines:
+            out.append(l)
+            total += len(l) + 1
+    return "\n".join(out) + "\n"
+
+def repetitive_log(size, seed):
+    r = random.Random(seed)
+    out, total = [], 0
+    msgs = ["retrying connection to db-primary:5432", "waiting for lock /var/run/app.lock", "poll: no new messages", "heartbeat ok"]
+    while total < size:
+        m = r.choice(msgs) if r.random() < 0.95 else "ERROR connection refused after %d attempts" % r.randrange(100)
+        for _ in range(r.randrange(1, 60)):
+            out.append(m)
+            total += len(m) + 1
+    return "\n".join(out) + "\n"
+
 payload("json-8k.json")(lambda: orders_json(24, 1))
 payload("json-1m.json")(lambda: orders_json(3400, 2))
 payload("json-8m.json")(lambda: orders_json(27000, 3))
@@ -129,6 +187,11 @@ payload("log-30m.log")(lambda: log_lines(300000, 11))
 payload("log-real-8k.log")(lambda: real_log(8 << 10, 13))
 payload("log-real-30m.log")(lambda: real_log(30_000_000, 14))
 payload("log-real-64m.log")(lambda: real_log((64 << 20) - 4096, 15))
+payload("term-progress-30m.txt")(lambda: progress(30_000_000, 16))
+payload("term-progress-64m.txt")(lambda: progress((64 << 20) - 8192, 17))
+payload("diff-30m.diff")(lambda: unified_diff(30_000_000, 18))
+payload("diff-64m.diff")(lambda: unified_diff((64 << 20) - 8192, 19))
+payload("rep-30m.log")(lambda: repetitive_log(30_000_000, 20))
 payload("adv-one-char-8m.txt")(lambda: "a" * (8 << 20))
 payload("adv-cjk-emoji-8m.txt")(lambda: "".join(random.Random(10).choice("日本語中文字漢字のテキスト한국어😀🎉🚀、。 ") for _ in range(2_600_000)))
 payload("adv-invalid-8m.bin")(lambda: random.Random(10).randbytes(8 << 20))

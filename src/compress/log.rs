@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::shared::invariants::{self, Unit};
-use super::shared::lines::{join_lines, Keep, Lines, Piece};
+use super::shared::lines::{join_lines, Keep, Lines};
 use super::{Compressed, Decline, Input};
 use crate::go::json::{self as gojson, Value};
 use crate::go::regexp;
@@ -93,7 +93,7 @@ pub(crate) fn compress(text: &str, query: &str) -> Result<Vec<u8>, Decline> {
     let (mut pieces, dropped_bytes, _trace) = keep.collapse(|run| marker_for(&doc.lines, run));
     clock.mark("markers");
     if dropped_bytes >= CONTRACT_THRESHOLD && !text.contains(NOTE_PREFIX) {
-        pieces.push(Piece::Marker(CONTRACT.to_string()));
+        pieces.marker(CONTRACT.to_string());
     }
     let out = join_lines(&doc, &pieces);
     clock.mark("join");

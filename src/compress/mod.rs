@@ -4,10 +4,14 @@
 //! knows no compressor by name; adding a compressor is one file in this
 //! folder and one row below.
 
+mod diff;
 pub mod json;
 mod log;
+mod repetition;
+mod search;
 pub(crate) mod shared;
 pub mod tabular;
+mod terminal;
 mod toon;
 
 use crate::content_type::{ContentType, Method};
@@ -83,13 +87,13 @@ static REGISTRY: [Entry; 15] = [
     row(ContentType::Json, Method::Elision, json::run),
     row(ContentType::Log, Method::Log, log::run),
     row(ContentType::Code, Method::Code, pending),
-    row(ContentType::Diff, Method::Diff, pending),
-    row(ContentType::SearchResult, Method::SearchResult, pending),
+    row(ContentType::Diff, Method::Diff, diff::run),
+    row(ContentType::SearchResult, Method::SearchResult, search::run),
     row(ContentType::Text, Method::Text, pending),
     row(ContentType::Html, Method::Html, pending),
     row(ContentType::Tabular, Method::Tabular, tabular::run),
     row(ContentType::Config, Method::Config, pending),
-    row(ContentType::Terminal, Method::Terminal, pending),
+    row(ContentType::Terminal, Method::Terminal, terminal::run),
     row(ContentType::Toolschema, Method::Toolschema, pending),
     row(
         ContentType::ToolschemaAnnotations,
@@ -103,7 +107,7 @@ static REGISTRY: [Entry; 15] = [
         run: toon::run,
     },
     row(ContentType::A11y, Method::A11y, pending),
-    row(ContentType::Repetition, Method::Repetition, pending),
+    row(ContentType::Repetition, Method::Repetition, repetition::run),
 ];
 
 fn pending(_: &Input<'_>) -> Result<Compressed, Decline> {

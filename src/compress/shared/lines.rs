@@ -55,11 +55,64 @@ impl<'a> Lines<'a> {
     }
 }
 
-/// What the output holds at a place: a unit as it was, or a marker.
+/// What the output holds at a place: a run of units as they were, or a
+/// marker (runs rather than single units: a 64 MiB log has a million
+/// lines).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Piece {
-    Unit(usize),
+    Units(Range<usize>),
     Marker(String),
+}
+
+/// The output as pieces, kept runs merged.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Pieces(pub Vec<Piece>);
+
+impl Pieces {
+    /// Every unit of `0..n`, in order.
+    pub fn all(n: usize) -> Pieces {
+        Pieces(vec![Piece::Units(0..n)])
+    }
+
+    fn units(&mut self, r: Range<usize>) {
+        if r.is_empty() {
+            return;
+        }
+        if let Some(Piece::Units(last)) = self.0.last_mut() {
+            if last.end == r.start {
+                last.end = r.end;
+                return;
+            }
+        }
+        self.0.push(Piece::Units(r));
+    }
+
+    pub fn marker(&mut self, m: String) {
+        self.0.push(Piece::Marker(m));
+    }
+
+    /// Output lines (or sections): units plus markers.
+    pub fn count(&self) -> usize {
+        self.0
+            .iter()
+            .map(|p| match p {
+                Piece::Units(r) => r.len(),
+                Piece::Marker(_) => 1,
+            })
+            .sum()
+    }
+
+    /// Each output item in order: a unit's index or a marker's text.
+    pub fn items(&self) -> impl Iterator<Item = Result<usize, &str>> + '_ {
+        self.0
+            .iter()
+            .flat_map(|p| -> Box<dyn Iterator<Item = Result<usize, &str>>> {
+                match p {
+                    Piece::Units(r) => Box::new(r.clone().map(Ok)),
+                    Piece::Marker(m) => Box::new(std::iter::once(Err(m.as_str()))),
+                }
+            })
+    }
 }
 
 /// Why each unit is kept, for `--explain`: counts per reason, in the order
@@ -161,28 +214,28 @@ impl Keep {
     pub fn collapse(
         self,
         marker: impl Fn(Range<usize>) -> Option<(String, usize)> + Sync,
-    ) -> (Vec<Piece>, usize, Trace) {
+    ) -> (Pieces, usize, Trace) {
         let n = self.flags.len();
         let runs = super::dropped_runs(&self.flags);
         let in_runs: usize = runs.iter().map(|r| r.len()).sum();
         let parts = crate::par::parts_for(in_runs, 4096);
         let markers = crate::par::map_each(&runs, parts, |r| marker(r.clone()));
-        let mut pieces = Vec::with_capacity(n);
+        let mut pieces = Pieces::default();
         let (mut dropped, mut bytes) = (0, 0);
         let mut next = 0;
         for (run, m) in runs.into_iter().zip(markers) {
-            pieces.extend((next..run.start).map(Piece::Unit));
+            pieces.units(next..run.start);
             next = run.end;
             match m {
                 Some((m, b)) => {
                     dropped += run.len();
                     bytes += b;
-                    pieces.push(Piece::Marker(m));
+                    pieces.marker(m);
                 }
-                None => pieces.extend(run.map(Piece::Unit)),
+                None => pieces.units(run),
             }
         }
-        pieces.extend((next..n).map(Piece::Unit));
+        pieces.units(next..n);
         let mut kept = self.reasons;
         // Units a marker rule left in place count as kept too.
         let left = n - dropped - kept.iter().map(|r| r.1).sum::<usize>();
@@ -195,16 +248,16 @@ impl Keep {
 
 /// The pieces as lines joined with LF: units as they were, markers with
 /// the document's `cr`, then the trailing LF if the input had one.
-pub(crate) fn join_lines(doc: &Lines<'_>, pieces: &[Piece]) -> Vec<u8> {
+pub(crate) fn join_lines(doc: &Lines<'_>, pieces: &Pieces) -> Vec<u8> {
     let size: usize = doc.lines.iter().map(|l| l.len() + 1).sum();
     let mut out = Vec::with_capacity(size);
-    for (k, p) in pieces.iter().enumerate() {
+    for (k, item) in pieces.items().enumerate() {
         if k > 0 {
             out.push(b'\n');
         }
-        match p {
-            Piece::Unit(i) => out.extend_from_slice(doc.lines[*i].as_bytes()),
-            Piece::Marker(m) => {
+        match item {
+            Ok(i) => out.extend_from_slice(doc.lines[i].as_bytes()),
+            Err(m) => {
                 out.extend_from_slice(m.as_bytes());
                 out.extend_from_slice(doc.cr.as_bytes());
             }
@@ -214,11 +267,6 @@ pub(crate) fn join_lines(doc: &Lines<'_>, pieces: &[Piece]) -> Vec<u8> {
         out.push(b'\n');
     }
     out
-}
-
-/// Number of output lines the pieces make (a marker is one line).
-pub(crate) fn piece_count(pieces: &[Piece]) -> usize {
-    pieces.len()
 }
 
 #[cfg(test)]
@@ -249,14 +297,14 @@ mod tests {
             keep.collapse(|run| (run.len() > 1).then(|| (format!("<{}>", run.len()), 7)));
         assert_eq!(bytes, 7);
         assert_eq!(
-            pieces,
+            pieces.0,
             [
-                Piece::Unit(0),
+                Piece::Units(0..1),
                 Piece::Marker("<2>".into()),
-                Piece::Unit(3),
-                Piece::Unit(4)
+                Piece::Units(3..5)
             ]
         );
+        assert_eq!(pieces.count(), 4);
         assert_eq!(join_lines(&doc, &pieces), b"a\n<2>\nd\ne\n");
         assert_eq!(trace.dropped, 2);
         assert_eq!(

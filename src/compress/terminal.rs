@@ -1,0 +1,222 @@
+//! The terminal compressor (content type `terminal`, method `terminal`;
+//! spec/terminal.md): every line's carriage-return redraws resolve to the
+//! last non-empty frame, then ANSI/VT escape sequences are deleted; with 4
+//! or more lines, 3 head lines, 3 tail lines, signal lines and one line per
+//! kind stay, and every other run (even a single line) becomes a marker.
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::shared::lines::{join_lines, Keep, Lines, Pieces};
+use super::{Compressed, Decline, Input};
+use crate::go::regexp;
+
+/// Lines kept at the start and at the end.
+const HEAD: usize = 3;
+const TAIL: usize = 3;
+/// Elision applies from this many lines.
+const MIN_LINES: usize = 4;
+const MARKER_TEXT: &str = "lines elided (caveman)";
+
+/// Lines that are always kept (terminal.md §3 step 4.1).
+static SIGNAL: LazyLock<Regex> = LazyLock::new(|| {
+    regexp::compile(
+        r#"(?i)(\b(ERROR|ERR|FATAL|PANIC|EXCEPTION|TRACEBACK|FAIL|FAILED|FAILURE|WARN|WARNING)\b|[A-Za-z]+Error\b|[A-Za-z]+Exception\b|^\s+at\s|^\s+File "|\.go:\d+|:\d+:\d+:|^\s*--->|caused by|\bexit status [1-9])"#,
+    )
+});
+
+pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
+    if input.body.is_empty() {
+        return Err(Decline("empty input"));
+    }
+    let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
+    compress(text).map(Compressed::new)
+}
+
+/// The terminal view of `text` (terminal.md §3).
+pub(crate) fn compress(text: &str) -> Result<Vec<u8>, Decline> {
+    let raw = Lines::split(text);
+    let cleaned: Vec<Cow<'_, str>> = crate::par::map(crate::par::ranges(raw.len(), 8192), |r| {
+        r.map(|i| clean(raw.lines[i])).collect::<Vec<_>>()
+    })
+    .concat();
+    let doc = Lines {
+        lines: cleaned.iter().map(|l| l.as_ref()).collect(),
+        trailing_lf: raw.trailing_lf,
+        cr: raw.cr,
+    };
+    let n = doc.len();
+    let out = if n < MIN_LINES {
+        join_lines(&doc, &Pieces::all(n))
+    } else {
+        let signals: Vec<bool> = crate::par::map(crate::par::ranges(n, 8192), |r| {
+            r.map(|i| {
+                let l = doc.lines[i];
+                l.contains(MARKER_TEXT) || SIGNAL.is_match(l)
+            })
+            .collect::<Vec<bool>>()
+        })
+        .concat();
+        let mut keep = Keep::new(n);
+        for i in 0..n {
+            if i < HEAD {
+                keep.set(i, "head");
+            } else if i >= n - TAIL {
+                keep.set(i, "tail");
+            } else if signals[i] {
+                keep.set(i, "error, warning or stack frame");
+            }
+        }
+        keep.guard(|i| doc.lines[i]);
+        let (pieces, _, _) = keep.collapse(|run| {
+            Some((
+                format!("\u{2026} {} lines elided (caveman) \u{2026}", run.len()),
+                0,
+            ))
+        });
+        join_lines(&doc, &pieces)
+    };
+    if out.is_empty() {
+        return Err(Decline("nothing left once cleaned"));
+    }
+    if out == text.as_bytes() {
+        return Err(Decline("nothing to clean or drop"));
+    }
+    Ok(out)
+}
+
+/// One line cleaned (terminal.md §3 step 2): its final CR set aside, the
+/// last non-empty carriage-return frame kept, escape sequences deleted,
+/// the CR put back.
+fn clean(line: &str) -> Cow<'_, str> {
+    let (body, cr) = match line.strip_suffix('\r') {
+        Some(b) => (b, true),
+        None => (line, false),
+    };
+    let frame = if body.contains('\r') {
+        body.rsplit('\r').find(|s| !s.is_empty()).unwrap_or("")
+    } else {
+        body
+    };
+    if frame.len() == body.len() && !frame.contains('\x1b') {
+        return Cow::Borrowed(line);
+    }
+    let mut out = strip_escapes(frame);
+    if cr {
+        out.push('\r');
+    }
+    Cow::Owned(out)
+}
+
+/// Deletes every non-overlapping match, left to right, of
+/// `\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\x5c-_]`
+/// in one forward scan: a CSI sequence, an OSC string ended by BEL or
+/// ESC `\`, or a two-byte escape (ESC and a byte in 0x40–0x5A or
+/// 0x5C–0x5F: `]` is in, `[` is not). An unterminated OSC loses only its
+/// `ESC ]`; a lone ESC stays.
+pub(crate) fn strip_escapes(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut copied = 0;
+    let mut i = 0;
+    while let Some(off) = memchr::memchr(0x1b, &b[i..]) {
+        let esc = i + off;
+        match escape_len(b, esc) {
+            Some(len) => {
+                out.push_str(&s[copied..esc]);
+                i = esc + len;
+                copied = i;
+            }
+            None => i = esc + 1,
+        }
+    }
+    out.push_str(&s[copied..]);
+    out
+}
+
+/// Length of the escape sequence starting with the ESC at `at`, if one
+/// matches there (the pattern's alternatives in order).
+fn escape_len(b: &[u8], at: usize) -> Option<usize> {
+    let next = *b.get(at + 1)?;
+    if next == b'[' {
+        let mut j = at + 2;
+        while j < b.len() && (b[j].is_ascii_digit() || b[j] == b';' || b[j] == b'?') {
+            j += 1;
+        }
+        while j < b.len() && (0x20..=0x2f).contains(&b[j]) {
+            j += 1;
+        }
+        if j < b.len() && (0x40..=0x7e).contains(&b[j]) {
+            return Some(j + 1 - at);
+        }
+        // `[` is not a two-byte escape: no match at this ESC.
+        return None;
+    }
+    if next == b']' {
+        if let Some(k) = memchr::memchr2(0x07, 0x1b, &b[at + 2..]) {
+            let t = at + 2 + k;
+            if b[t] == 0x07 {
+                return Some(t + 1 - at);
+            }
+            if b.get(t + 1) == Some(&b'\\') {
+                return Some(t + 2 - at);
+            }
+        }
+    }
+    matches!(next, 0x40..=0x5a | 0x5c..=0x5f).then_some(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(s: &str) -> Option<String> {
+        compress(s).ok().map(|b| String::from_utf8(b).unwrap())
+    }
+
+    #[test]
+    fn examples_of_the_spec() {
+        assert_eq!(
+            view("\x1b[32mPASS\x1b[0m build ok\n").unwrap(),
+            "PASS build ok\n"
+        );
+        assert_eq!(
+            view("Downloading\rDownloading 50%\rDownloading 100% done\n").unwrap(),
+            "Downloading 100% done\n"
+        );
+        assert_eq!(
+            view("one\rtwo\r\nx\r\r\ny 10%\r20%\r").unwrap(),
+            "two\r\nx\r\n20%\r"
+        );
+        assert_eq!(clean("a 50%\r\x1b[2K"), "");
+        assert_eq!(
+            strip_escapes("b\x1b]0;title\x07c\x1b]0;unterminated"),
+            "bc0;unterminated"
+        );
+        assert_eq!(
+            strip_escapes("d\x1b[38:5:1me\x1b[>cf\x1b(Bg\x1bMh"),
+            "d\x1b[38:5:1me\x1b[>cf\x1b(Bgh"
+        );
+        assert_eq!(strip_escapes("x\x1b]a\x1b\\y\x1b"), "xy\x1b");
+        assert_eq!(view("plain\nshort\n"), None);
+        assert_eq!(view("\x1b[0m"), None);
+        assert_eq!(view("\x1b[0m\n").unwrap(), "\n");
+    }
+
+    #[test]
+    fn every_dropped_run_is_a_marker() {
+        let s: String = (1..=7).map(|k| format!("step {k} ok\n")).collect();
+        assert_eq!(
+            view(&s).unwrap(),
+            "step 1 ok\nstep 2 ok\nstep 3 ok\n… 1 lines elided (caveman) …\nstep 5 ok\nstep 6 ok\nstep 7 ok\n"
+        );
+    }
+
+    #[test]
+    fn a_long_redraw_line_is_linear() {
+        let s = "x".repeat(10) + &"\r12%".repeat(100_000) + "\rdone\n";
+        assert_eq!(view(&s).unwrap(), "done\n");
+    }
+}
