@@ -163,6 +163,59 @@ def unified_diff(size, seed):
             total += len(l) + 1
     return "\n".join(out) + "\n"
 
+def html_page(size, seed):
+    """A long documentation page: head with scripts and styles, navigation,
+    an article of sections with paragraphs, lists, code blocks, tables and
+    links, a sidebar and a footer."""
+    r = random.Random(seed)
+    words = ["storage", "engine", "query", "planner", "index", "cache", "latency", "replica", "shard", "commit",
+             "the", "a", "of", "and", "to", "with", "for", "data", "request", "server", "client", "token"]
+    def sentence():
+        return " ".join(r.choice(words) for _ in range(r.randrange(8, 24))).capitalize() + ", " + " ".join(r.choice(words) for _ in range(r.randrange(3, 9))) + "."
+    head = ["<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Docs</title>",
+            "<style>body{font:14px sans-serif}.nav a{color:#333}</style>",
+            "<script>window.dataLayer=[];function gtag(){dataLayer.push(arguments)}</script></head><body>",
+            "<div id=\"nav\" class=\"menu\">" + " ".join('<a href="/p%d">Page %d</a>' % (i, i) for i in range(30)) + "</div>",
+            '<div class="post-body"><article>']
+    out, total, k = head, sum(len(h) for h in head), 0
+    while total < size - 2000:
+        k += 1
+        parts = ["<section id=\"s%d\"><h2>Section %d: %s</h2>" % (k, k, " ".join(r.choice(words) for _ in range(4)))]
+        for _ in range(r.randrange(2, 6)):
+            parts.append("<p>%s %s <a href=\"#r%d\">%s</a> %s</p>" % (sentence(), sentence(), k, r.choice(words), sentence()))
+        if r.random() < 0.3:
+            parts.append("<pre><code>fn step_%d(x: u32) -> u32 {\n    x &amp; 0xff\n}\n</code></pre>" % k)
+        if r.random() < 0.3:
+            parts.append("<ul>" + "".join("<li>%s</li>" % sentence() for _ in range(r.randrange(2, 6))) + "</ul>")
+        if r.random() < 0.2:
+            parts.append("<table><tr><th>key</th><th>value</th></tr>" + "".join("<tr><td>k%d</td><td>%s</td></tr>" % (i, r.choice(words)) for i in range(5)) + "</table>")
+        parts.append("</section>")
+        s = "\n".join(parts)
+        out.append(s)
+        total += len(s) + 1
+    out.append('</article></div><div class="sidebar">' + "".join("<p>%s</p>" % sentence() for _ in range(3)) + '</div><div class="footer">Copyright</div></body></html>')
+    return "\n".join(out)
+
+def markdown_doc(size, seed):
+    r = random.Random(seed)
+    words = ["storage", "engine", "query", "planner", "index", "cache", "latency", "replica", "shard", "commit",
+             "the", "a", "of", "and", "to", "with", "for", "data", "request", "server", "client", "token"]
+    def para():
+        return " ".join(r.choice(words) for _ in range(r.randrange(30, 90))).capitalize() + "."
+    out, total, k = ["# Design notes", ""], 20, 0
+    while total < size:
+        k += 1
+        block = ["## Part %d" % k, "", para(), ""]
+        if r.random() < 0.2:
+            block += ["```sh", "$ cargo build --release -p part-%d" % k, "$ ls target/release", "```", ""]
+        if r.random() < 0.05:
+            block += ["NOTE: part %d changes the on-disk format." % k, ""]
+        block += [para(), ""]
+        s = "\n".join(block)
+        out.append(s)
+        total += len(s) + 1
+    return "\n".join(out)
+
 def repetitive_log(size, seed):
     r = random.Random(seed)
     out, total = [], 0
@@ -192,6 +245,10 @@ payload("term-progress-64m.txt")(lambda: progress((64 << 20) - 8192, 17))
 payload("diff-30m.diff")(lambda: unified_diff(30_000_000, 18))
 payload("diff-64m.diff")(lambda: unified_diff((64 << 20) - 8192, 19))
 payload("rep-30m.log")(lambda: repetitive_log(30_000_000, 20))
+payload("html-10m.html")(lambda: html_page(10_000_000, 21))
+payload("html-64m.html")(lambda: html_page((64 << 20) - 8192, 22))
+payload("md-10m.md")(lambda: markdown_doc(10_000_000, 23))
+payload("md-64m.md")(lambda: markdown_doc((64 << 20) - 8192, 24))
 payload("adv-one-char-8m.txt")(lambda: "a" * (8 << 20))
 payload("adv-cjk-emoji-8m.txt")(lambda: "".join(random.Random(10).choice("日本語中文字漢字のテキスト한국어😀🎉🚀、。 ") for _ in range(2_600_000)))
 payload("adv-invalid-8m.bin")(lambda: random.Random(10).randbytes(8 << 20))

@@ -12,7 +12,7 @@ use regex::Regex;
 use crate::content_type::ContentType;
 use crate::go::json as gojson;
 use crate::go::regexp::{ascii_words, is_ascii_word as is_word};
-use crate::go::unicode::{fold, is_blank, simple_lower, trim_space};
+use crate::go::unicode::{contains_lower, fold, is_blank, starts_with_lower, trim_space};
 use crate::go::utf8::go_lossy;
 use crate::{table, unwrap};
 
@@ -165,33 +165,9 @@ fn looks_diff(s: &str) -> bool {
         || (s.contains("\n--- ") && s.contains("\n+++ "))
 }
 
-/// `s` starts with `prefix` (ASCII lowercase) after Go's per-rune lowering.
-fn starts_with_lowered(s: &str, prefix: &str) -> bool {
-    let mut it = s.chars().map(simple_lower);
-    prefix.chars().all(|p| it.next() == Some(p))
-}
-
-/// `s` lowered per rune contains `needle` (ASCII lowercase).
-fn contains_lowered(s: &str, needle: &str) -> bool {
-    if s.is_ascii() || !s.contains('\u{130}') {
-        // Only U+0130 lowers to an ASCII letter these needles contain.
-        let (n, b) = (needle.as_bytes(), s.as_bytes());
-        return b
-            .iter()
-            .enumerate()
-            .filter(|(_, &c)| c == n[0])
-            .any(|(i, _)| {
-                b.get(i..i + n.len())
-                    .is_some_and(|w| w.eq_ignore_ascii_case(n))
-            });
-    }
-    let lower: String = s.chars().map(simple_lower).collect();
-    lower.contains(needle)
-}
-
 fn looks_html(s: &str) -> bool {
     let t = str::trim(s);
-    if starts_with_lowered(t, "<!doctype html") || starts_with_lowered(t, "<html") {
+    if starts_with_lower(t, "<!doctype html") || starts_with_lower(t, "<html") {
         return true;
     }
     // The tag test needs six `<`; most payloads have fewer.
@@ -218,7 +194,7 @@ fn looks_html(s: &str) -> bool {
         return false;
     }
     const TAGS: [&str; 6] = ["<body", "<article", "<main", "<div", "<p>", "<p "];
-    TAGS.iter().any(|p| contains_lowered(t, p))
+    TAGS.iter().any(|p| contains_lower(t, p))
 }
 
 const CODE_KEYWORDS: [&str; 25] = [

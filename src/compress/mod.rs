@@ -5,6 +5,7 @@
 //! folder and one row below.
 
 mod diff;
+mod html;
 pub mod json;
 mod log;
 mod repetition;
@@ -12,6 +13,7 @@ mod search;
 pub(crate) mod shared;
 pub mod tabular;
 mod terminal;
+mod text;
 mod toon;
 
 use crate::content_type::{ContentType, Method};
@@ -89,8 +91,8 @@ static REGISTRY: [Entry; 15] = [
     row(ContentType::Code, Method::Code, pending),
     row(ContentType::Diff, Method::Diff, diff::run),
     row(ContentType::SearchResult, Method::SearchResult, search::run),
-    row(ContentType::Text, Method::Text, pending),
-    row(ContentType::Html, Method::Html, pending),
+    row(ContentType::Text, Method::Text, text::run),
+    row(ContentType::Html, Method::Html, html::run),
     row(ContentType::Tabular, Method::Tabular, tabular::run),
     row(ContentType::Config, Method::Config, pending),
     row(ContentType::Terminal, Method::Terminal, terminal::run),

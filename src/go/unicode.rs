@@ -104,6 +104,33 @@ pub fn lower(s: &str) -> String {
     s.chars().map(simple_lower).collect()
 }
 
+/// `s` starts with `prefix` (ASCII lowercase) once lowered rune by rune
+/// (`strings.HasPrefix(strings.ToLower(s), prefix)` without the copy).
+pub fn starts_with_lower(s: &str, prefix: &str) -> bool {
+    let mut it = s.chars().map(simple_lower);
+    prefix.chars().all(|p| it.next() == Some(p))
+}
+
+/// `s` lowered rune by rune contains `needle` (ASCII lowercase): the
+/// `strings.Contains(strings.ToLower(s), needle)` the reference runs, with
+/// no copy unless `s` holds one of the two non-ASCII runes that lower to an
+/// ASCII letter (`İ` U+0130 to `i`, the Kelvin sign U+212A to `k`).
+pub fn contains_lower(s: &str, needle: &str) -> bool {
+    let (n, b) = (needle.as_bytes(), s.as_bytes());
+    if n.is_empty() {
+        return true;
+    }
+    if !s.contains(['\u{130}', '\u{212A}']) {
+        let first = n[0];
+        let alt = first.to_ascii_uppercase();
+        return memchr::memchr2_iter(first, alt, b).any(|i| {
+            b.get(i..i + n.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(n))
+        });
+    }
+    lower(s).contains(needle)
+}
+
 /// The ASCII lowercase letter `c` is equivalent to under Go's simple case
 /// folding, if any: ASCII letters, `ſ` (U+017F, folds with `s`) and the
 /// Kelvin sign (U+212A, folds with `k`). Every other rune is returned as it
@@ -218,6 +245,9 @@ mod tests {
         assert!(equal_fold_ascii("be\u{17F}t-of", "best-of"));
         assert!(!equal_fold_ascii("best-of ", "best-of"));
         assert!(!equal_fold_ascii("best-o", "best-of"));
+        assert!(contains_lower("x<BODY y", "<body"));
+        assert!(contains_lower("\u{212A}EY", "key") && !contains_lower("KE", "key"));
+        assert!(starts_with_lower("<!DOCTYPE HTML>", "<!doctype html"));
     }
 
     #[test]

@@ -249,23 +249,34 @@ impl Keep {
 /// The pieces as lines joined with LF: units as they were, markers with
 /// the document's `cr`, then the trailing LF if the input had one.
 pub(crate) fn join_lines(doc: &Lines<'_>, pieces: &Pieces) -> Vec<u8> {
-    let size: usize = doc.lines.iter().map(|l| l.len() + 1).sum();
+    let trailer = if doc.trailing_lf { "\n" } else { "" };
+    join(pieces, &doc.lines, "\n", doc.cr, trailer)
+}
+
+/// The pieces joined with `sep`: units as they were, each marker followed
+/// by `marker_end`, and `trailer` at the end.
+pub(crate) fn join(
+    pieces: &Pieces,
+    units: &[&str],
+    sep: &str,
+    marker_end: &str,
+    trailer: &str,
+) -> Vec<u8> {
+    let size: usize = units.iter().map(|l| l.len() + sep.len()).sum();
     let mut out = Vec::with_capacity(size);
     for (k, item) in pieces.items().enumerate() {
         if k > 0 {
-            out.push(b'\n');
+            out.extend_from_slice(sep.as_bytes());
         }
         match item {
-            Ok(i) => out.extend_from_slice(doc.lines[i].as_bytes()),
+            Ok(i) => out.extend_from_slice(units[i].as_bytes()),
             Err(m) => {
                 out.extend_from_slice(m.as_bytes());
-                out.extend_from_slice(doc.cr.as_bytes());
+                out.extend_from_slice(marker_end.as_bytes());
             }
         }
     }
-    if doc.trailing_lf {
-        out.push(b'\n');
-    }
+    out.extend_from_slice(trailer.as_bytes());
     out
 }
 

@@ -1,0 +1,472 @@
+//! The HTML compressor (content type `html`, method `html`; spec/html.md):
+//! the page parsed by a WHATWG tree builder, script/style/form-like
+//! subtrees removed, block elements scored by text volume and commas, every
+//! enclosing container credited (class/id hints ±25), the best container
+//! after a link-density discount rendered as plain text.
+//!
+//! Every per-node quantity the spec defines over a subtree (text length,
+//! commas, anchor text, the credit of a container) is computed bottom-up
+//! in one pass, so 10,000 nested paragraphs cost linear time.
+
+mod dom;
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use self::dom::{link, Data, Dom, Id};
+use super::{Compressed, Decline, Input};
+
+/// Scorable elements need this much trimmed text.
+const MIN_TEXT: u32 = 25;
+/// At most this much is added for text volume (one per 100 bytes).
+const MAX_VOLUME: u32 = 3;
+/// The class/id hint's weight.
+const HINT: i64 = 25;
+/// Shorter renderings are not worth returning.
+const MIN_OUTPUT: usize = 200;
+
+const REMOVED: [&str; 9] = [
+    "script", "style", "noscript", "svg", "iframe", "form", "button", "input", "template",
+];
+const SCORABLE: [&str; 11] = [
+    "p",
+    "pre",
+    "td",
+    "blockquote",
+    "li",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+];
+const CONTAINERS: [&str; 6] = ["div", "article", "main", "section", "td", "body"];
+const BLOCKS: [&str; 19] = [
+    "p",
+    "div",
+    "br",
+    "li",
+    "ul",
+    "ol",
+    "pre",
+    "blockquote",
+    "section",
+    "article",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "tr",
+    "table",
+    "hr",
+];
+
+static POSITIVE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::go::regexp::compile(r"(?i)(article|body|content|entry|main|page|post|story|text|blog)")
+});
+static NEGATIVE: LazyLock<Regex> = LazyLock::new(|| {
+    crate::go::regexp::compile(
+        r"(?i)(comment|nav|sidebar|footer|header|menu|promo|banner|ad-|share|social|related|breadcrumb|cookie|popup|modal|widget)",
+    )
+});
+
+pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
+    compress(input.body).map(Compressed::new)
+}
+
+pub(crate) fn compress(body: &[u8]) -> Result<Vec<u8>, Decline> {
+    let mut clock = crate::profile::Clock::new("html");
+    let (text, mapped) = to_text(body);
+    if text.trim().is_empty() {
+        return Err(Decline("empty"));
+    }
+    let mut dom = dom::parse(&text);
+    clock.mark("parse");
+    remove_noise(&mut dom);
+    let body_el = preorder(&dom, 0)
+        .find(|&n| dom.node(n).tag() == Some("body"))
+        .ok_or(Decline("no body element"))?;
+    let m = measure(&dom);
+    clock.mark("measure");
+    let winner = winner(&dom, &m, body_el).ok_or(Decline("no container scored"))?;
+    let total = m.text_len(winner);
+    if total == 0 || 2 * m.anchor[winner as usize] as u64 >= total as u64 {
+        return Err(Decline("the best container is empty or mostly links"));
+    }
+    let out = render(&dom, winner);
+    clock.mark("render");
+    drop(dom);
+    if out.len() < MIN_OUTPUT {
+        return Err(Decline("under 200 bytes of text"));
+    }
+    let out = if mapped {
+        from_text(&out)
+    } else {
+        out.into_bytes()
+    };
+    if out.len() >= body.len() {
+        return Err(Decline("not shorter than the page"));
+    }
+    Ok(out)
+}
+
+/// First code point of the range invalid bytes are mapped to: Go's parser
+/// keeps a byte that is not UTF-8 as it is, so each becomes a private-use
+/// character for html5ever and the byte again on the way out.
+const RAW_BYTE_BASE: u32 = 0x10_FF00;
+
+/// The body as text for the parser, and whether any byte was mapped.
+fn to_text(body: &[u8]) -> (std::borrow::Cow<'_, str>, bool) {
+    if let Ok(s) = std::str::from_utf8(body) {
+        return (s.into(), false);
+    }
+    let mut out = String::with_capacity(body.len() + body.len() / 2);
+    let mut rest = body;
+    while !rest.is_empty() {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                out.push_str(s);
+                break;
+            }
+            Err(e) => {
+                let (good, bad) = rest.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(good).unwrap_or_default());
+                out.push(char::from_u32(RAW_BYTE_BASE + bad[0] as u32).unwrap_or('\u{FFFD}'));
+                rest = &bad[1..];
+            }
+        }
+    }
+    (out.into(), true)
+}
+
+/// The inverse of [`to_text`]'s mapping.
+fn from_text(s: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(s.len());
+    for c in s.chars() {
+        let u = c as u32;
+        if (RAW_BYTE_BASE..RAW_BYTE_BASE + 256).contains(&u) {
+            out.push((u - RAW_BYTE_BASE) as u8);
+        } else {
+            let mut b = [0; 4];
+            out.extend_from_slice(c.encode_utf8(&mut b).as_bytes());
+        }
+    }
+    out
+}
+
+/// Nodes of the subtree of `root` in pre-order (root first).
+fn preorder(dom: &Dom, root: Id) -> impl Iterator<Item = Id> + '_ {
+    let mut next = Some(root);
+    std::iter::from_fn(move || {
+        let here = next?;
+        next = link(dom.node(here).first_child).or_else(|| {
+            let mut n = here;
+            loop {
+                if n == root {
+                    return None;
+                }
+                let node = dom.node(n);
+                if let Some(s) = link(node.next) {
+                    return Some(s);
+                }
+                n = link(node.parent)?;
+            }
+        });
+        Some(here)
+    })
+}
+
+/// Removes every element whose tag is in [`REMOVED`], with its subtree.
+fn remove_noise(dom: &mut Dom) {
+    let doomed: Vec<Id> = preorder(dom, 0)
+        .filter(|&n| dom.node(n).tag().is_some_and(|t| REMOVED.contains(&t)))
+        .collect();
+    for n in doomed {
+        dom.detach(n);
+    }
+}
+
+/// Per node, what the spec asks of its subtree's text: byte length, commas,
+/// leading and trailing whitespace (for the trimmed length), anchor text,
+/// and the credit scorable descendants give it. Lengths are 32-bit: a
+/// page is at most a few hundred MiB even with every byte escaped.
+struct Measures {
+    len: Vec<u32>,
+    commas: Vec<u32>,
+    lead: Vec<u32>,
+    trail: Vec<u32>,
+    /// Σ trimmed text of the outermost `a` elements strictly inside.
+    anchor: Vec<u32>,
+    /// Σ base scores of qualifying scorable elements strictly inside (64
+    /// bits: nested scorables each count their whole text's commas), and
+    /// how many there are.
+    credit: Vec<u64>,
+    credited: Vec<u32>,
+}
+
+impl Measures {
+    /// textLen: the byte length of the trimmed text content.
+    fn text_len(&self, n: Id) -> u32 {
+        let n = n as usize;
+        if self.lead[n] == self.len[n] {
+            0
+        } else {
+            self.len[n] - self.lead[n] - self.trail[n]
+        }
+    }
+}
+
+/// Computes [`Measures`] for every node, children before parents.
+fn measure(dom: &Dom) -> Measures {
+    let n = dom.nodes.len();
+    let mut m = Measures {
+        len: vec![0; n],
+        commas: vec![0; n],
+        lead: vec![0; n],
+        trail: vec![0; n],
+        anchor: vec![0; n],
+        credit: vec![0; n],
+        credited: vec![0; n],
+    };
+    let order: Vec<Id> = preorder(dom, 0).collect();
+    for &id in order.iter().rev() {
+        let i = id as usize;
+        let node = dom.node(id);
+        if let Data::Text(t) = &node.data {
+            let lead = t.len() - t.trim_start().len();
+            m.len[i] = t.len() as u32;
+            m.commas[i] = memchr::memchr_iter(b',', t.as_bytes()).count() as u32;
+            m.lead[i] = lead as u32;
+            m.trail[i] = if lead == t.len() {
+                t.len() as u32
+            } else {
+                (t.len() - t.trim_end().len()) as u32
+            };
+            continue;
+        }
+        // The children's texts, concatenated.
+        let (mut len, mut commas, mut lead, mut trail) = (0u32, 0u32, 0u32, 0u32);
+        let (mut anchor, mut credit, mut credited) = (0u32, 0u64, 0u32);
+        for c in dom.children(id) {
+            let ci = c as usize;
+            let blank = m.lead[ci] == m.len[ci];
+            if lead == len {
+                lead += m.lead[ci];
+            }
+            trail = if blank {
+                trail + m.len[ci]
+            } else {
+                m.trail[ci]
+            };
+            len += m.len[ci];
+            commas += m.commas[ci];
+            let child = dom.node(c);
+            anchor += if child.tag() == Some("a") {
+                m.text_len(c)
+            } else {
+                m.anchor[ci]
+            };
+            credit += m.credit[ci];
+            credited += m.credited[ci];
+            if child.tag().is_some_and(|t| SCORABLE.contains(&t)) && m.text_len(c) >= MIN_TEXT {
+                let volume = (m.len[ci] / 100).min(MAX_VOLUME);
+                credit += 1 + m.commas[ci] as u64 + volume as u64;
+                credited += 1;
+            }
+        }
+        m.len[i] = len;
+        m.commas[i] = commas;
+        m.lead[i] = lead;
+        m.trail[i] = trail.min(len);
+        m.anchor[i] = anchor;
+        m.credit[i] = credit;
+        m.credited[i] = credited;
+    }
+    m
+}
+
+/// The class/id weight of a container (html.md §1): 0 without a `class`
+/// or `id` attribute.
+fn weight(hint: Option<&str>) -> i64 {
+    let Some(s) = hint else {
+        return 0;
+    };
+    let mut w = 0;
+    if POSITIVE.is_match(s) {
+        w += HINT;
+    }
+    if NEGATIVE.is_match(s) {
+        w -= HINT;
+    }
+    w
+}
+
+/// The winning container (html.md §4 steps 3–4), if any scored above 0.
+fn winner(dom: &Dom, m: &Measures, body: Id) -> Option<Id> {
+    let mut best: Option<(Id, i64)> = None;
+    for id in preorder(dom, body) {
+        let i = id as usize;
+        let node = dom.node(id);
+        let Data::Element { local, .. } = &node.data else {
+            continue;
+        };
+        let tag: &str = local;
+        if tag == "body" || !CONTAINERS.contains(&tag) || m.credited[i] == 0 {
+            continue;
+        }
+        let raw = m.credit[i] as i64 + weight(dom.hint(id));
+        if raw <= 0 {
+            continue;
+        }
+        let total = m.text_len(id) as i64;
+        let score = if total == 0 {
+            raw
+        } else {
+            raw * (total - m.anchor[i] as i64) / total
+        };
+        if score > best.map_or(0, |b| b.1) {
+            best = Some((id, score));
+        }
+    }
+    best.map(|b| b.0)
+}
+
+/// Text content of a subtree: its text nodes' data in order.
+fn text_content(dom: &Dom, root: Id) -> String {
+    let mut s = String::new();
+    for id in preorder(dom, root) {
+        if let Data::Text(t) = &dom.node(id).data {
+            s.push_str(t);
+        }
+    }
+    s
+}
+
+/// The winner as plain text (html.md §5), written through a [`Cleaner`]
+/// as it is walked: the spec's intermediate buffer (as large as the text)
+/// is never built.
+fn render(dom: &Dom, root: Id) -> String {
+    let mut out = Cleaner::default();
+    // An explicit stack of (node, entered): elements write their break on
+    // the way in and again on the way out.
+    let mut stack: Vec<(Id, bool)> = vec![(root, false)];
+    while let Some((id, entered)) = stack.pop() {
+        let node = dom.node(id);
+        match &node.data {
+            Data::Text(t) => out.push_str(t),
+            Data::Element { local, .. } => {
+                let tag: &str = local;
+                if tag == "pre" {
+                    let text = text_content(dom, id);
+                    out.push_char('\n');
+                    out.push_verbatim(text.trim_matches('\n'));
+                    out.push_char('\n');
+                    continue;
+                }
+                out.push_char(if BLOCKS.contains(&tag) { '\n' } else { ' ' });
+                if !entered {
+                    stack.push((id, true));
+                    let mut c = node.last_child;
+                    while let Some(k) = link(c) {
+                        stack.push((k, false));
+                        c = dom.node(k).prev;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    trim_in_place(out.out)
+}
+
+/// html.md §5 steps 2–4 as a stream: the rendered text arrives in pieces
+/// and comes out with each line trimmed and its space/TAB runs squeezed,
+/// runs of blank lines squeezed to one, and `<pre>` texts (each a line of
+/// its own, never blank, placed after the squeezing) verbatim. Squeezing a
+/// trimmed line gives what trimming a squeezed line gives, so whitespace
+/// can be held back until the next visible character decides its fate.
+#[derive(Default)]
+struct Cleaner {
+    out: String,
+    /// Something visible has been written (a line break may follow).
+    started: bool,
+    /// The current line has visible text.
+    in_line: bool,
+    /// Line feeds since the last line with visible text.
+    breaks: usize,
+    /// Whitespace after the current line's last visible character: written
+    /// (squeezed) if more text follows on this line, dropped at its end.
+    held: String,
+}
+
+impl Cleaner {
+    fn push_str(&mut self, s: &str) {
+        for c in s.chars() {
+            self.push_char(c);
+        }
+    }
+
+    fn push_char(&mut self, c: char) {
+        if c == '\n' {
+            if self.in_line {
+                self.in_line = false;
+                self.breaks = 0;
+            }
+            self.breaks += 1;
+            self.held.clear();
+            return;
+        }
+        if c.is_whitespace() {
+            if self.in_line {
+                let squeeze = (c == ' ' || c == '\t') && self.held.ends_with(' ');
+                if !squeeze {
+                    self.held.push(if c == '\t' { ' ' } else { c });
+                }
+            }
+            return;
+        }
+        self.start_text();
+        if !self.held.is_empty() {
+            self.out.push_str(&self.held);
+            self.held.clear();
+        }
+        self.out.push(c);
+    }
+
+    /// Text that is written as it is, as a line of its own.
+    fn push_verbatim(&mut self, s: &str) {
+        self.start_text();
+        self.held.clear();
+        self.out.push_str(s);
+    }
+
+    /// Visible text begins: the line break (one, or two after blank lines)
+    /// that separates it from the previous line with text.
+    fn start_text(&mut self) {
+        if !self.in_line {
+            if self.started {
+                self.out
+                    .push_str(if self.breaks > 1 { "\n\n" } else { "\n" });
+            }
+            self.started = true;
+            self.in_line = true;
+            self.breaks = 0;
+        }
+    }
+}
+
+/// `s` without its leading and trailing Unicode whitespace, in place.
+fn trim_in_place(mut s: String) -> String {
+    let end = s.trim_end().len();
+    s.truncate(end);
+    let lead = s.len() - s.trim_start().len();
+    s.drain(..lead);
+    s
+}
+
+#[cfg(test)]
+mod tests;

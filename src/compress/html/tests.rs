@@ -1,0 +1,74 @@
+//! The examples of spec/html.md, verified against the reference.
+
+use super::*;
+
+fn view(html: &str) -> Result<String, Decline> {
+    compress(html.as_bytes()).map(|b| String::from_utf8(b).unwrap())
+}
+
+const SENTENCE: &str = "This sentence is long enough to be scored by the extractor, and it carries a few commas, so that the paragraph holding it wins; it goes on a little longer so that the output passes the two hundred bytes minimum.";
+
+#[test]
+fn current_whatwg_rules_for_search_dialog_isindex() {
+    assert!(SENTENCE.len() >= 200);
+    for (tag, sep) in [("search", "\n"), ("dialog", "\n"), ("isindex", " ")] {
+        let page = format!(
+            "<html><body><div><p>{SENTENCE}<{tag}>Inner words</{tag}> tail</p></div></body></html>"
+        );
+        assert_eq!(
+            view(&page).unwrap(),
+            format!("{SENTENCE}{sep}Inner words tail"),
+            "{tag}"
+        );
+    }
+}
+
+#[test]
+fn nested_containers_credit_every_ancestor() {
+    let page = "<!DOCTYPE html><html><body>\n<div class=\"wrapper\"><section class=\"sidebar widget\"><p>Sidebar text, with, many, many, many, commas, and, more, words here</p></section><main><section><p>First article paragraph that is long enough to count.</p></section><section><p>Second article paragraph that is long enough to count.</p></section><section><p>Third article paragraph that is long enough to count here.</p></section></main></div></body></html>";
+    let out = view(page).unwrap();
+    assert!(out.starts_with("Sidebar text, with"), "{out}");
+    assert!(out.ends_with("count here."), "{out}");
+}
+
+#[test]
+fn declines() {
+    let p = "<p>A long paragraph of plain text that would score if it sat in a container.</p>";
+    assert_eq!(
+        view(&format!("<html><body>{}</body></html>", p.repeat(4))),
+        Err(Decline("no container scored"))
+    );
+    let links: String = (0..12)
+        .map(|n| {
+            format!("<p><a href=\"/{n}\">A link with a little text number {n}</a> and a bit</p>")
+        })
+        .collect();
+    assert_eq!(
+        view(&format!(
+            "<html><body><div class=\"content\">{links}</div></body></html>"
+        )),
+        Err(Decline("the best container is empty or mostly links"))
+    );
+    assert_eq!(view(" \n"), Err(Decline("empty")));
+}
+
+#[test]
+fn deep_nesting_is_linear_and_does_not_overflow() {
+    let depth = 10_000;
+    let page = "<div>".repeat(depth) + "<p>" + SENTENCE + "</p>" + &"</div>".repeat(depth);
+    let out = view(&page).unwrap();
+    assert_eq!(out, SENTENCE);
+    let quotes = "<blockquote>".repeat(depth) + SENTENCE + &"</blockquote>".repeat(depth);
+    assert!(view(&format!("<body><div>{quotes}</div></body>")).is_ok());
+}
+
+#[test]
+fn invalid_bytes_come_back_as_they_were() {
+    let mut page = format!("<html><body><div><p>{SENTENCE}</p><p>caf").into_bytes();
+    page.push(0xe9);
+    page.extend_from_slice(
+        b" latin-1 text in a long enough paragraph here</p></div></body></html>",
+    );
+    let out = compress(&page).unwrap();
+    assert!(out.windows(4).any(|w| w == b"caf\xe9"));
+}

@@ -1,0 +1,250 @@
+//! The text compressor (content type `text`, method `text`; spec/text.md):
+//! prose cut into sections (paragraphs when the document has a blank line,
+//! single lines otherwise; a fenced code block is always one section); 2
+//! head and 2 tail sections, headings, signal sections, query hits and
+//! one section per kind stay, every run of dropped sections becomes a
+//! marker, and the pieces are re-joined with one blank line. HTML-looking
+//! input first loses its script, style and svg blocks and its comments.
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::shared::lines::{join, Keep};
+use super::{Compressed, Decline, Input};
+use crate::go::regexp::{self, WordSet};
+use crate::go::unicode::{contains_lower, starts_with_lower};
+
+/// Smaller inputs (once trimmed) are left alone.
+const MIN_BYTES: usize = 1600;
+const HEAD: usize = 2;
+const TAIL: usize = 2;
+/// Documents of at most HEAD + TAIL + 2 sections are left alone.
+const MIN_SECTIONS: usize = 7;
+/// A heading without `#`: at most this long, with at most this many words.
+const HEADING_BYTES: usize = 96;
+const HEADING_WORDS: usize = 8;
+/// At most this many sections are added by the query fill.
+const QUERY_FILL: usize = 12;
+const MARKER_TEXT: &str = "sections elided (caveman)";
+/// What a script, style or svg block becomes in the pre-pass.
+const BLOCK_MARKER: &str = "\u{2026} 1 sections elided (caveman) \u{2026}";
+
+/// `(?i)\b(ERROR|WARNING|…|RECOMMENDATION)\b` (text.md §5 step 1).
+static SIGNAL: LazyLock<WordSet> = LazyLock::new(|| {
+    WordSet::new(&[
+        "ERROR",
+        "WARNING",
+        "IMPORTANT",
+        "NOTE",
+        "ACTION",
+        "FOLLOWUP",
+        "SECURITY",
+        "SUMMARY",
+        "CONCLUSION",
+        "DECISION",
+        "RECOMMENDATION",
+    ])
+});
+
+/// The HTML-noise pre-pass (text.md §3), in order: blocks, then comments.
+static NOISE: LazyLock<[(Regex, &'static str); 4]> = LazyLock::new(|| {
+    [
+        (
+            regexp::compile(r"(?is)<script\b[^>]*>.*?</script>"),
+            BLOCK_MARKER,
+        ),
+        (
+            regexp::compile(r"(?is)<style\b[^>]*>.*?</style>"),
+            BLOCK_MARKER,
+        ),
+        (regexp::compile(r"(?is)<svg\b[^>]*>.*?</svg>"), BLOCK_MARKER),
+        (regexp::compile(r"(?s)<!--.*?-->"), ""),
+    ]
+});
+
+pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
+    let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
+    compress(text, input.query).map(Compressed::new)
+}
+
+pub(crate) fn compress(text: &str, query: &str) -> Result<Vec<u8>, Decline> {
+    let trimmed = text.trim();
+    if trimmed.len() < MIN_BYTES {
+        return Err(Decline("under 1600 bytes"));
+    }
+    let cleaned = if starts_with_lower(trimmed, "<!doctype html")
+        || starts_with_lower(trimmed, "<html")
+        || contains_lower(trimmed, "<body")
+    {
+        strip_noise(text)
+    } else {
+        Cow::Borrowed(text)
+    };
+    let sections = sections(&cleaned);
+    let n = sections.len();
+    if n < MIN_SECTIONS {
+        return Err(Decline("fewer than 7 sections"));
+    }
+    let mut keep = Keep::new(n);
+    for (i, s) in sections.iter().enumerate() {
+        if i < HEAD {
+            keep.set(i, "head");
+        } else if i >= n - TAIL {
+            keep.set(i, "tail");
+        } else if is_heading(s) {
+            keep.set(i, "heading");
+        } else if s.contains(MARKER_TEXT) || SIGNAL.is_match(s) {
+            keep.set(i, "signal word");
+        }
+    }
+    keep.fill_query(query, QUERY_FILL, |i| sections[i].into());
+    keep.guard(|i| sections[i]);
+    let (pieces, _, _) = keep.collapse(|run| {
+        Some((
+            format!("\u{2026} {} sections elided (caveman) \u{2026}", run.len()),
+            0,
+        ))
+    });
+    if pieces.count() == n {
+        return Err(Decline("nothing dropped but single sections"));
+    }
+    Ok(join(&pieces, &sections, "\n\n", "", ""))
+}
+
+/// Script, style and svg blocks replaced by a marker, comments removed.
+fn strip_noise(text: &str) -> Cow<'_, str> {
+    let mut out = Cow::Borrowed(text);
+    for (re, with) in NOISE.iter() {
+        if let Cow::Owned(s) = re.replace_all(&out, *with) {
+            out = Cow::Owned(s);
+        }
+    }
+    out
+}
+
+/// A fence opener or closer: up to three ASCII spaces, then a run of at
+/// least three backticks or tildes (`^\s{0,3}(`{3,}|~{3,})`). Returns the
+/// fence character and the run's length.
+fn fence(line: &str) -> Option<(u8, usize)> {
+    let b = line.as_bytes();
+    let lead = b
+        .iter()
+        .take(3)
+        .take_while(|&&c| matches!(c, b'\t' | b'\n' | 0x0c | b'\r' | b' '))
+        .count();
+    let c = *b.get(lead)?;
+    if c != b'`' && c != b'~' {
+        return None;
+    }
+    let run = b[lead..].iter().take_while(|&&x| x == c).count();
+    (run >= 3).then_some((c, run))
+}
+
+/// The sections of a document (text.md §4), each a trimmed slice of it.
+fn sections(text: &str) -> Vec<&str> {
+    let paragraphs = text.contains("\n\n") || text.contains("\r\n\r\n");
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    let mut out = Vec::new();
+    // The buffered lines are a contiguous slice of the text: joined with
+    // LF they are that slice.
+    let mut start: Option<usize> = None;
+    let mut end = 0;
+    let mut open: Option<(u8, usize)> = None;
+    let mut flush = |start: &mut Option<usize>, end: usize| {
+        if let Some(s) = start.take() {
+            let section = text[s..end].trim();
+            if !section.is_empty() {
+                out.push(section);
+            }
+        }
+    };
+    let mut pos = 0;
+    for line in body.split('\n') {
+        let (ls, le) = (pos, pos + line.len());
+        pos = le + 1;
+        if let Some((c, run)) = open {
+            start.get_or_insert(ls);
+            end = le;
+            if fence(line).is_some_and(|(d, r)| d == c && r >= run) {
+                open = None;
+                flush(&mut start, end);
+            }
+        } else if let Some(f) = fence(line) {
+            flush(&mut start, end);
+            open = Some(f);
+            start = Some(ls);
+            end = le;
+        } else if line.trim().is_empty() {
+            flush(&mut start, end);
+        } else {
+            start.get_or_insert(ls);
+            end = le;
+            if !paragraphs {
+                flush(&mut start, end);
+            }
+        }
+    }
+    flush(&mut start, end);
+    out
+}
+
+/// A heading (text.md §5 step 1): starts with `#`, or is short, has no
+/// sentence punctuation and 1–8 words.
+fn is_heading(s: &str) -> bool {
+    if s.starts_with('#') {
+        return true;
+    }
+    s.len() <= HEADING_BYTES
+        && !s.contains(['.', '!', '?'])
+        && (1..=HEADING_WORDS).contains(&s.split_whitespace().count())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fences_and_headings() {
+        assert_eq!(fence("```rust"), Some((b'`', 3)));
+        assert_eq!(fence("   ~~~~ x"), Some((b'~', 4)));
+        assert_eq!(fence("    ```"), None);
+        assert_eq!(fence("``"), None);
+        assert!(is_heading("Short heading like line"));
+        assert!(is_heading("Status: green"));
+        assert!(!is_heading("See below."));
+        assert!(is_heading("# Title."));
+    }
+
+    #[test]
+    fn sections_keep_fences_whole() {
+        let t = "intro\n\n   ~~~~\ncode\n\nmore\n~~~~~ trailing info\nafter\n\nend\n";
+        assert_eq!(
+            sections(t),
+            [
+                "intro",
+                "~~~~\ncode\n\nmore\n~~~~~ trailing info",
+                "after",
+                "end"
+            ]
+        );
+        assert_eq!(sections("a\nb\n\n"), ["a\nb"]);
+        assert_eq!(sections("a\nb\n \nc"), ["a", "b", "c"]);
+        assert_eq!(
+            sections("x\n```\nopen\n\nfence"),
+            ["x", "```\nopen\n\nfence"]
+        );
+    }
+
+    #[test]
+    fn noise_is_removed_lazily() {
+        assert_eq!(
+            strip_noise("<p>a</p><STYLE>.x{color:red}</STYLE><!-- c\n\nd --> after<script>1</script><script>2</script>"),
+            "<p>a</p>… 1 sections elided (caveman) … after… 1 sections elided (caveman) …… 1 sections elided (caveman) …"
+        );
+        assert_eq!(strip_noise("<scripts>x</scripts>"), "<scripts>x</scripts>");
+        let open = "<script>".to_string() + &"x".repeat(1000);
+        assert_eq!(strip_noise(&open), open);
+    }
+}
