@@ -216,6 +216,24 @@ def markdown_doc(size, seed):
         total += len(s) + 1
     return "\n".join(out)
 
+def yaml_config(size, seed):
+    """A long YAML config: services with ports, env lists and resources."""
+    r = random.Random(seed)
+    out = ["version: 3", "name: fleet", "owner: platform", "services:"]
+    total, k = 40, 0
+    while total < size - 200:
+        k += 1
+        block = ["  - name: svc-%06d" % k, "    image: registry.example.com/team/svc:%d.%d.%d" % (r.randrange(9), r.randrange(30), r.randrange(99)),
+                 "    port: %d" % r.randrange(1024, 65535), "    replicas: %d" % r.randrange(1, 9), "    env:",
+                 "      - key: LOG_LEVEL", "        value: %s" % r.choice(["info", "debug", "warn"]),
+                 "      - key: REGION", "        value: %s" % r.choice(["eu-west-1", "us-east-1"]),
+                 "    resources:", "      cpu: %dm" % r.randrange(100, 4000), "      memory: %dMi" % r.randrange(64, 8192)]
+        s = "\n".join(block)
+        out.append(s)
+        total += len(s) + 1
+    out += ["defaults:", "  timeout: 30", "  retries: 3"]
+    return "\n".join(out) + "\n"
+
 def repetitive_log(size, seed):
     r = random.Random(seed)
     out, total = [], 0
@@ -249,6 +267,7 @@ payload("html-10m.html")(lambda: html_page(10_000_000, 21))
 payload("html-64m.html")(lambda: html_page((64 << 20) - 8192, 22))
 payload("md-10m.md")(lambda: markdown_doc(10_000_000, 23))
 payload("md-64m.md")(lambda: markdown_doc((64 << 20) - 8192, 24))
+payload("yaml-10m.yaml")(lambda: yaml_config(10_000_000, 25))
 payload("adv-one-char-8m.txt")(lambda: "a" * (8 << 20))
 payload("adv-cjk-emoji-8m.txt")(lambda: "".join(random.Random(10).choice("日本語中文字漢字のテキスト한국어😀🎉🚀、。 ") for _ in range(2_600_000)))
 payload("adv-invalid-8m.bin")(lambda: random.Random(10).randbytes(8 << 20))

@@ -45,6 +45,16 @@ pub enum Parsed<'a> {
     Json(gojson::Tape<'a>),
     /// The table the sampler reads.
     Table(table::Table<'a>),
+    /// The config file's kind, as the config parser decided it.
+    Config(ConfigKind),
+}
+
+/// What kind of config file the parser of detect.md §10 recognised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConfigKind {
+    /// TOML or INI (sections and assignments); wins when both rules hold.
+    Toml,
+    Yaml,
 }
 
 /// [`detect`] for an already unwrapped body, keeping the JSON value or
@@ -97,21 +107,20 @@ fn detect_body(b: &[u8], keep: bool) -> (ContentType, Parsed<'_>) {
     } else if valid.is_some_and(table::looks_tabular) {
         return (ContentType::Tabular, Parsed::Nothing);
     }
-    let word = {
-        let log = looks_log(s);
-        if !log && looks_code(s) {
-            ContentType::Code
-        } else if log {
-            ContentType::Log
-        } else if looks_search(s) {
-            ContentType::SearchResult
-        } else if valid.is_some_and(looks_config) {
-            ContentType::Config
-        } else {
-            ContentType::Text
-        }
-    };
-    (word, Parsed::Nothing)
+    let log = looks_log(s);
+    if !log && looks_code(s) {
+        return (ContentType::Code, Parsed::Nothing);
+    }
+    if log {
+        return (ContentType::Log, Parsed::Nothing);
+    }
+    if looks_search(s) {
+        return (ContentType::SearchResult, Parsed::Nothing);
+    }
+    match valid.and_then(config_kind) {
+        Some(kind) => (ContentType::Config, Parsed::Config(kind)),
+        None => (ContentType::Text, Parsed::Nothing),
+    }
 }
 
 /// `\x1b\[[0-9;?]*[ -/]*[@-~]` anywhere, or >= 3 bare carriage returns.
@@ -379,7 +388,7 @@ fn looks_search(s: &str) -> bool {
 static BLOCK_SCALAR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r":[\t\n\f\r ]*[|>][0-9+-]*[\t\n\f\r ]*(?:#.*)?$").expect("block scalar pattern")
 });
-static SECTION: LazyLock<Regex> = LazyLock::new(|| {
+pub(crate) static SECTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"^[\t\n\f\r ]*\[[A-Za-z0-9_.:"' -]+\][\t\n\f\r ]*(?:[#;].*)?$"#)
         .expect("section pattern")
 });
@@ -387,7 +396,7 @@ static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^[\t\n\f\r ]*[A-Za-z0-9_.-]+[\t\n\f\r ]*=[\t\n\f\r ]*[^\t\n\f\r ]")
         .expect("assignment pattern")
 });
-static YAML_KEY: LazyLock<Regex> = LazyLock::new(|| {
+pub(crate) static YAML_KEY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^[\t\n\f\r ]*(?:-[\t\n\f\r ]*)?[A-Za-z0-9_.-]+[\t\n\f\r ]*:")
         .expect("yaml key pattern")
 });
@@ -395,14 +404,16 @@ static YAML_KEY: LazyLock<Regex> = LazyLock::new(|| {
 /// Minimum lines for a config file.
 const CONFIG_MIN_LINES: usize = 12;
 
-fn looks_config(s: &str) -> bool {
+/// The config parser (detect.md §10): the kind of config `s` is, if it is
+/// one. The config compressor classifies with the same function.
+pub(crate) fn config_kind(s: &str) -> Option<ConfigKind> {
     if is_blank(s.as_bytes()) {
-        return false;
+        return None;
     }
     let body = s.strip_suffix('\n').unwrap_or(s);
     let lines: Vec<&str> = body.split('\n').collect();
     if lines.len() < CONFIG_MIN_LINES {
-        return false;
+        return None;
     }
     let (mut keys, mut assigns, mut sections, mut prose) = (0usize, 0usize, 0usize, 0usize);
     let mut block_scalar = false;
@@ -427,16 +438,17 @@ fn looks_config(s: &str) -> bool {
     }
     let significant = keys + assigns + sections + prose;
     if significant == 0 {
-        return false;
+        return None;
     }
     if sections >= 2 && assigns >= 4 && prose == 0 && !s.contains("\"\"\"") && !s.contains("'''") {
-        return true;
+        return Some(ConfigKind::Toml);
     }
-    keys >= 6
+    (keys >= 6
         && 2 * keys >= significant
         && 4 * prose <= significant
         && !block_scalar
-        && crate::go::yaml::decodes(s)
+        && crate::go::yaml::decodes(s))
+    .then_some(ConfigKind::Yaml)
 }
 
 #[cfg(test)]

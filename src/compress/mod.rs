@@ -4,6 +4,7 @@
 //! knows no compressor by name; adding a compressor is one file in this
 //! folder and one row below.
 
+mod config;
 mod diff;
 mod html;
 pub mod json;
@@ -94,7 +95,7 @@ static REGISTRY: [Entry; 15] = [
     row(ContentType::Text, Method::Text, text::run),
     row(ContentType::Html, Method::Html, html::run),
     row(ContentType::Tabular, Method::Tabular, tabular::run),
-    row(ContentType::Config, Method::Config, pending),
+    row(ContentType::Config, Method::Config, config::run),
     row(ContentType::Terminal, Method::Terminal, terminal::run),
     row(ContentType::Toolschema, Method::Toolschema, pending),
     row(

@@ -18,8 +18,15 @@ pub fn decodes(s: &str) -> bool {
     if has_forbidden_chars(s) || content_after_end(s) {
         return false;
     }
-    let Some(prepared) = prepare(s) else {
-        return false;
+    // Most documents need no rewriting: parse them in place.
+    let plain = !s.contains(":\t") && !s.starts_with('%') && !s.contains("\n%");
+    let prepared = if plain {
+        std::borrow::Cow::Borrowed(s)
+    } else {
+        match prepare(s) {
+            Some(p) => std::borrow::Cow::Owned(p),
+            None => return false,
+        }
     };
     let mut checker = Checker::default();
     let ok = Parser::new_from_str(&prepared)
@@ -89,7 +96,11 @@ fn prepare(s: &str) -> Option<String> {
             seen_content = true;
             ended = false;
         }
-        out.push_str(&line.replace(":\t", ": "));
+        if line.contains(":\t") {
+            out.push_str(&line.replace(":\t", ": "));
+        } else {
+            out.push_str(line);
+        }
     }
     Some(out)
 }
@@ -99,7 +110,7 @@ enum Frame {
     Seq,
     /// Keys seen so far (scalar text) and whether the next node is a key.
     Map {
-        keys: Vec<String>,
+        keys: rustc_hash::FxHashSet<String>,
         expect_key: bool,
     },
 }
@@ -116,10 +127,9 @@ impl Checker {
         if let Some(Frame::Map { keys, expect_key }) = self.stack.last_mut() {
             if *expect_key {
                 if let Some(k) = scalar_key {
-                    if keys.iter().any(|x| x == k) {
+                    if !keys.insert(k.to_string()) {
                         self.failed = true;
                     }
-                    keys.push(k.to_string());
                 }
             }
             *expect_key = !*expect_key;
@@ -226,7 +236,7 @@ impl MarkedEventReceiver for Checker {
             Event::MappingStart(..) => {
                 self.node(None);
                 self.stack.push(Frame::Map {
-                    keys: Vec::new(),
+                    keys: Default::default(),
                     expect_key: true,
                 });
             }
