@@ -21,6 +21,7 @@ fuzz_target!(|data: &[u8]| {
             testing::compress_table_parsed(&body, &t, ""),
             testing::compress_table(&body, "")
         ),
+        Parsed::Config(_) => assert_eq!(word, caveman_engine::ContentType::Config),
         Parsed::Nothing => {}
     }
 });

@@ -231,6 +231,7 @@ proptest! {
                 Parsed::Table(t) => {
                     prop_assert_eq!(testing::compress_table_parsed(&body, &t, ""), testing::compress_table(&body, ""));
                 }
+                Parsed::Config(_) => prop_assert_eq!(&word, &ContentType::Config),
                 Parsed::Nothing => prop_assert!(word != ContentType::Json && word != ContentType::Tabular),
             }
         }
