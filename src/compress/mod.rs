@@ -4,6 +4,7 @@
 //! knows no compressor by name; adding a compressor is one file in this
 //! folder and one row below.
 
+mod annotations;
 mod config;
 mod diff;
 mod html;
@@ -15,6 +16,7 @@ pub(crate) mod shared;
 pub mod tabular;
 mod terminal;
 mod text;
+mod toolschema;
 mod toon;
 
 use crate::content_type::{ContentType, Method};
@@ -97,11 +99,11 @@ static REGISTRY: [Entry; 15] = [
     row(ContentType::Tabular, Method::Tabular, tabular::run),
     row(ContentType::Config, Method::Config, config::run),
     row(ContentType::Terminal, Method::Terminal, terminal::run),
-    row(ContentType::Toolschema, Method::Toolschema, pending),
+    row(ContentType::Toolschema, Method::Toolschema, toolschema::run),
     row(
         ContentType::ToolschemaAnnotations,
         Method::ToolschemaAnnotations,
-        pending,
+        annotations::run,
     ),
     Entry {
         content_type: ContentType::Toon,
