@@ -4,6 +4,7 @@
 //! knows no compressor by name; adding a compressor is one file in this
 //! folder and one row below.
 
+mod a11y;
 mod annotations;
 mod config;
 mod diff;
@@ -111,7 +112,7 @@ static REGISTRY: [Entry; 15] = [
         lossless: true,
         run: toon::run,
     },
-    row(ContentType::A11y, Method::A11y, pending),
+    row(ContentType::A11y, Method::A11y, a11y::run),
     row(ContentType::Repetition, Method::Repetition, repetition::run),
 ];
 

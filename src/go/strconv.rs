@@ -185,7 +185,12 @@ pub fn format_float(x: f64) -> String {
     }
 }
 
-/// Go's `strconv.Quote` for the ASCII-and-printable strings paths usually are.
+/// Go's `strconv.Quote`: `"` and `\\` escaped, the C escapes for the
+/// controls that have one, `\xNN` for other ASCII controls, `\uNNNN` or
+/// `\UNNNNNNNN` for every other rune that is not printable (Go's
+/// `unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the
+/// ASCII space; so U+00A0 and U+200B are escaped), printable runes as
+/// they are.
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
@@ -193,17 +198,19 @@ pub fn quote(s: &str) -> String {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
             '\u{7}' => out.push_str("\\a"),
             '\u{8}' => out.push_str("\\b"),
             '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
             '\u{b}' => out.push_str("\\v"),
             c if (c as u32) < 0x20 || c as u32 == 0x7f => {
                 out.push_str(&format!("\\x{:02x}", c as u32));
             }
-            c => out.push(c),
+            c if crate::go::unicode::is_print(c) => out.push(c),
+            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push_str(&format!("\\U{:08x}", c as u32)),
         }
     }
     out.push('"');
@@ -221,7 +228,7 @@ pub fn parse_int(s: &str) -> Option<i64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_float, parse_int};
+    use super::{parse_float, parse_int, quote};
 
     #[test]
     fn go_grammar() {
@@ -301,5 +308,13 @@ mod tests {
         assert_eq!(parse_int("1_0"), None);
         assert_eq!(parse_int(""), None);
         assert_eq!(parse_int("99999999999999999999"), None);
+    }
+
+    #[test]
+    fn quote_like_go() {
+        assert_eq!(quote("a\"b\\c"), r#""a\"b\\c""#);
+        assert_eq!(quote("\u{7}\n\u{1}\u{7f}"), r#""\a\n\x01\x7f""#);
+        assert_eq!(quote("é 日 \u{a0}\u{200b}"), r#""é 日 \u00a0\u200b""#);
+        assert_eq!(quote("\u{e0001}😀"), r#""\U000e0001😀""#);
     }
 }

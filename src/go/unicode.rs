@@ -195,6 +195,24 @@ pub fn is_number(c: char) -> bool {
     )
 }
 
+/// Go's `unicode.IsPrint`: categories L, M, N, P, S and the ASCII space.
+pub fn is_print(c: char) -> bool {
+    if c.is_ascii() {
+        return (' '..='~').contains(&c);
+    }
+    !matches!(
+        get_general_category(c),
+        G::SpaceSeparator
+            | G::LineSeparator
+            | G::ParagraphSeparator
+            | G::Control
+            | G::Format
+            | G::Surrogate
+            | G::PrivateUse
+            | G::Unassigned
+    )
+}
+
 /// Unicode category Lu, as Go's `unicode.IsUpper`.
 #[inline]
 pub fn is_upper(c: char) -> bool {

@@ -35,6 +35,9 @@ pub enum Keys {
     SortedLastWins,
     /// Input order, a duplicate key is an error (TOON encode).
     InputOrderUnique,
+    /// Input order, duplicates kept: what Go's decoder sees when it fills a
+    /// struct member by member (a later duplicate overwrites).
+    InputOrder,
 }
 
 /// Decoder settings.

@@ -159,6 +159,7 @@ impl<'a> Parser<'a> {
                     out = self.reorder(at, &members);
                 }
             }
+            Keys::InputOrder => {}
             Keys::InputOrderUnique => {
                 members.sort_unstable_by(|&a, &b| key(a).cmp(key(b)));
                 if members.windows(2).any(|w| key(w[0]) == key(w[1])) {
