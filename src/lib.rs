@@ -102,7 +102,35 @@ pub mod testing {
         crate::go::json::decode_exact(b, crate::go::json::Options::GO).is_ok()
     }
     pub use crate::go::utf8::go_lossy;
+    pub use crate::go::yaml::decodes as yaml_decodes;
     pub use crate::narrow::narrow;
     pub use crate::table::parse as parse_table;
     pub use crate::unwrap::unwrap;
+
+    /// The view the compressor registered for `ct` makes of `body` (no
+    /// detection, no unwrapping, no token test, no store), or `None` when
+    /// it declines.
+    pub fn compress_as(ct: &crate::ContentType, body: &[u8], query: &str) -> Option<Vec<u8>> {
+        let entry = crate::compress::lookup(ct)?;
+        let input = crate::compress::Input {
+            body,
+            query,
+            parsed: crate::detect::Parsed::Nothing,
+            toon_best_of: false,
+        };
+        (entry.run)(&input).ok().map(|c| c.bytes)
+    }
+
+    /// The recovery metadata the compressor registered for `ct` stores
+    /// beside the original (only a11y has any).
+    pub fn metadata_as(ct: &crate::ContentType, body: &[u8], query: &str) -> Option<Vec<u8>> {
+        let entry = crate::compress::lookup(ct)?;
+        let input = crate::compress::Input {
+            body,
+            query,
+            parsed: crate::detect::Parsed::Nothing,
+            toon_best_of: false,
+        };
+        (entry.run)(&input).ok().map(|c| c.metadata)
+    }
 }

@@ -6,7 +6,11 @@ mod util;
 mod cli;
 #[path = "integration/golden.rs"]
 mod golden;
+#[path = "integration/lines.rs"]
+mod lines;
 #[path = "integration/properties.rs"]
 mod properties;
+#[path = "integration/schemas.rs"]
+mod schemas;
 #[path = "integration/store.rs"]
 mod store;

@@ -63,12 +63,28 @@ fn first_difference(got: &[u8], want: &[u8]) -> String {
     )
 }
 
+/// The expected stdout: `expected.stdout`, or only its SHA-256 in
+/// `expected.stdout.sha256` (large outputs). A case with neither fails.
+enum WantStdout {
+    Bytes(Vec<u8>),
+    Sha256(String),
+}
+
+fn sha256_hex(b: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(b)
+        .iter()
+        .map(|x| format!("{x:02x}"))
+        .collect()
+}
+
 fn check_case(dir: &Path, bless: bool) -> Result<(), String> {
     let read = |n: &str| std::fs::read(dir.join(n)).ok();
-    let cmd_line = String::from_utf8(read("cmd").unwrap()).unwrap();
+    let need = |n: &str| read(n).ok_or_else(|| format!("{n} is missing"));
+    let cmd_line = String::from_utf8(need("cmd")?).unwrap();
     let args = split_cmd(&cmd_line);
     let arg_refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    let input = read("input").unwrap_or_default();
+    let input = need("input")?;
     let mut tc = TestCommand::new();
     if let Some(env) = read("env") {
         for line in String::from_utf8_lossy(&env).lines() {
@@ -84,28 +100,36 @@ fn check_case(dir: &Path, bless: bool) -> Result<(), String> {
         std::fs::write(dir.join("expected.exit"), format!("{}\n", r.code)).unwrap();
         return Ok(());
     }
+    let want_exit: i32 = String::from_utf8_lossy(&need("expected.exit")?)
+        .trim()
+        .parse()
+        .map_err(|e| format!("expected.exit: {e}"))?;
+    let want_stdout = match (read("expected.stdout"), read("expected.stdout.sha256")) {
+        (Some(b), _) => WantStdout::Bytes(b),
+        (None, Some(h)) => WantStdout::Sha256(String::from_utf8_lossy(&h).trim().to_string()),
+        (None, None) => return Err("expected.stdout (or .sha256) is missing".into()),
+    };
+    let want_stderr = need("expected.stderr")?;
     let mut problems = Vec::new();
-    if let Some(want) = read("expected.exit") {
-        let want: i32 = String::from_utf8_lossy(&want).trim().parse().unwrap();
-        if r.code != want {
-            problems.push(format!("exit {} want {want}", r.code));
-        }
+    if r.code != want_exit {
+        problems.push(format!("exit {} want {want_exit}", r.code));
     }
-    if let Some(want) = read("expected.stdout") {
-        if r.stdout != want {
-            problems.push(format!(
-                "stdout differs; {}",
-                first_difference(&r.stdout, &want)
-            ));
-        }
+    match want_stdout {
+        WantStdout::Bytes(want) if r.stdout != want => problems.push(format!(
+            "stdout differs; {}",
+            first_difference(&r.stdout, &want)
+        )),
+        WantStdout::Sha256(want) if sha256_hex(&r.stdout) != want => problems.push(format!(
+            "stdout's SHA-256 is {}, want {want}",
+            sha256_hex(&r.stdout)
+        )),
+        _ => {}
     }
-    if let Some(want) = read("expected.stderr") {
-        if r.stderr != want {
-            problems.push(format!(
-                "stderr differs; {}",
-                first_difference(&r.stderr, &want)
-            ));
-        }
+    if r.stderr != want_stderr {
+        problems.push(format!(
+            "stderr differs; {}",
+            first_difference(&r.stderr, &want_stderr)
+        ));
     }
     if args.first().map(String::as_str) == Some("compress") && r.code == 0 {
         if let Some(h) = r.handle() {
@@ -134,7 +158,7 @@ fn conformance_cases() {
         .filter(|p| p.join("cmd").is_file())
         .collect();
     names.sort();
-    assert!(names.len() >= 75, "fixtures missing: {}", names.len());
+    assert!(names.len() >= 151, "fixtures missing: {}", names.len());
     let mut failures = Vec::new();
     for dir in &names {
         if let Err(e) = check_case(dir, bless) {
