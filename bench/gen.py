@@ -245,6 +245,67 @@ def repetitive_log(size, seed):
             total += len(m) + 1
     return "\n".join(out) + "\n"
 
+def go_source(size, seed):
+    """One long Go file: imports, documented types with commented fields,
+    const blocks, methods and functions with loops, switches, closures and
+    composite literals (what the code compressor empties and realigns)."""
+    r = random.Random(seed)
+    out = ["// Package fleet is generated for benchmarks.", "package fleet", "", "import (",
+           '\t"strings"', '\t"fmt"', '\t"errors"', "", '\t"os"', ")", ""]
+    total, k = 120, 0
+    while total < size - 200:
+        k += 1
+        fields = ["\t%s%d %s // field %d" % (r.choice(["Name", "ID", "Count", "LongerFieldName"]), j,
+                  r.choice(["int", "string", "[]byte", "map[string]int", "*Node"]), j) for j in range(r.randrange(2, 7))]
+        block = ["// Node%d holds state." % k, "type Node%d struct {" % k] + fields + ["}", "",
+                 "const (", "\tLimit%d = 0X%X // hex" % (k, r.randrange(1 << 20)), "\t// standalone", "\tRatio%d = %dE3" % (k, r.randrange(99)), ")", "",
+                 "// Run%d walks the nodes." % k,
+                 "func (n *Node%d) Run%d(items []string, limit int) (int, error) {" % (k, k),
+                 "\ttotal := 0 // running total",
+                 "\tfor i, it := range items {",
+                 "\t\tif len(it) > limit {",
+                 '\t\t\treturn 0, fmt.Errorf("item %d too long: %q", i, it)',
+                 "\t\t}",
+                 "\t\tswitch {",
+                 '\t\tcase strings.HasPrefix(it, "x"):',
+                 "\t\t\ttotal += %d" % r.randrange(100),
+                 "\t\tdefault:",
+                 "\t\t\ttotal++",
+                 "\t\t}",
+                 "\t}",
+                 "\tf := func(x int) int { return x * %d }" % r.randrange(9),
+                 "\tm := map[string]int{\"a\": 1, \"bb\": 2, \"ccc\": %d}" % r.randrange(9),
+                 '\tif total == 0 { return 0, errors.New("empty") }',
+                 "\treturn f(total) + m[\"a\"], nil",
+                 "}",
+                 "",
+                 "func helper%d() int { return %d }" % (k, r.randrange(1000)),
+                 ""]
+        s_ = "\n".join(block)
+        out.append(s_)
+        total += len(s_) + 1
+    return "\n".join(out) + "\n"
+
+def tool_catalog(size, seed):
+    """An MCP tools/list response: many tools with long descriptions and
+    JSON schemas (what the toolschema compressor trims)."""
+    import json
+    r = random.Random(seed)
+    tools, total = [], 0
+    while total < size - 500:
+        k = len(tools)
+        props = {}
+        for j in range(r.randrange(2, 8)):
+            props["param_%d" % j] = {"type": r.choice(["string", "integer", "boolean"]),
+                                     "description": "The %s of the request. Must be set when the caller wants %s. Defaults to none. See the guide for details." % (r.choice(["name", "limit", "cursor", "filter"]), r.choice(["paging", "sorting", "filtering"])),
+                                     "title": "Param %d" % j, "examples": ["x", "y"]}
+        t = {"name": "tool_%05d" % k,
+             "description": "Lists the %s objects of a workspace. Use it to find %s. It returns at most 100 items. Results are sorted by creation time. Requires the read scope." % (r.choice(["issue", "file", "user"]), r.choice(["recent work", "owners", "drafts"])),
+             "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": props, "required": ["param_0"]}}
+        tools.append(t)
+        total += len(json.dumps(t)) + 2
+    return json.dumps({"tools": tools}) + "\n"
+
 payload("json-8k.json")(lambda: orders_json(24, 1))
 payload("json-1m.json")(lambda: orders_json(3400, 2))
 payload("json-8m.json")(lambda: orders_json(27000, 3))
@@ -268,6 +329,9 @@ payload("html-64m.html")(lambda: html_page((64 << 20) - 8192, 22))
 payload("md-10m.md")(lambda: markdown_doc(10_000_000, 23))
 payload("md-64m.md")(lambda: markdown_doc((64 << 20) - 8192, 24))
 payload("yaml-10m.yaml")(lambda: yaml_config(10_000_000, 25))
+payload("go-5m.go")(lambda: go_source(5_000_000, 26))
+payload("go-64m.go")(lambda: go_source((64 << 20) - 8192, 27))
+payload("tools-10m.json")(lambda: tool_catalog(10_000_000, 28))
 payload("adv-one-char-8m.txt")(lambda: "a" * (8 << 20))
 payload("adv-cjk-emoji-8m.txt")(lambda: "".join(random.Random(10).choice("日本語中文字漢字のテキスト한국어😀🎉🚀、。 ") for _ in range(2_600_000)))
 payload("adv-invalid-8m.bin")(lambda: random.Random(10).randbytes(8 << 20))

@@ -15,6 +15,7 @@ pub mod detect;
 pub mod engine;
 pub mod error;
 pub(crate) mod go;
+pub(crate) mod gofmt;
 pub(crate) mod narrow;
 pub(crate) mod par;
 pub(crate) mod profile;
@@ -106,6 +107,20 @@ pub mod testing {
     pub use crate::narrow::narrow;
     pub use crate::table::parse as parse_table;
     pub use crate::unwrap::unwrap;
+
+    /// The code compressor's Go pipeline: the reduced file, or why not
+    /// (`syntax`, `empty`).
+    pub fn gofmt_code(src: &[u8]) -> Result<Vec<u8>, &'static str> {
+        crate::gofmt::empty_bodies(src).map_err(|e| match e {
+            crate::gofmt::Skip::Syntax(_) => "syntax",
+            crate::gofmt::Skip::NothingToEmpty => "empty",
+        })
+    }
+
+    /// Parse, print and gofmt `src` with every body kept.
+    pub fn gofmt_reprint(src: &[u8]) -> Result<Vec<u8>, &'static str> {
+        crate::gofmt::reprint(src).map_err(|_| "syntax")
+    }
 
     /// The view the compressor registered for `ct` makes of `body` (no
     /// detection, no unwrapping, no token test, no store), or `None` when

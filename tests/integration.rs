@@ -4,6 +4,8 @@ mod util;
 
 #[path = "integration/cli.rs"]
 mod cli;
+#[path = "integration/gofmt.rs"]
+mod gofmt;
 #[path = "integration/golden.rs"]
 mod golden;
 #[path = "integration/lines.rs"]

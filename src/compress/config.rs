@@ -195,8 +195,8 @@ fn yaml_structure(keep: &mut Keep, indent: &[usize], parent: &[bool], lines: &[&
 fn toml_structure(keep: &mut Keep, section: &[bool]) {
     let n = section.len();
     let mut owner: Option<usize> = None;
-    for i in 0..n {
-        if section[i] {
+    for (i, &is_section) in section.iter().enumerate() {
+        if is_section {
             owner = Some(i);
         }
         if keep.get(i) {
@@ -206,14 +206,9 @@ fn toml_structure(keep: &mut Keep, section: &[bool]) {
         }
     }
     let snapshot: Vec<bool> = keep.flags().to_vec();
-    for i in 0..n {
-        if !(snapshot[i] && section[i]) {
-            continue;
-        }
-        for j in i + 1..=(i + CHILD_WINDOW).min(n - 1) {
-            if section[j] {
-                break;
-            }
+    for i in (0..n).filter(|&i| snapshot[i] && section[i]) {
+        let body = section[i + 1..].iter().take(CHILD_WINDOW);
+        for (j, _) in (i + 1..).zip(body).take_while(|(_, &s)| !s) {
             keep.set(j, "section body");
         }
     }

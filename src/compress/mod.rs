@@ -6,6 +6,7 @@
 
 mod a11y;
 mod annotations;
+mod code;
 mod config;
 mod diff;
 mod html;
@@ -92,7 +93,7 @@ const fn row(content_type: ContentType, method: Method, run: Run) -> Entry {
 static REGISTRY: [Entry; 15] = [
     row(ContentType::Json, Method::Elision, json::run),
     row(ContentType::Log, Method::Log, log::run),
-    row(ContentType::Code, Method::Code, pending),
+    row(ContentType::Code, Method::Code, code::run),
     row(ContentType::Diff, Method::Diff, diff::run),
     row(ContentType::SearchResult, Method::SearchResult, search::run),
     row(ContentType::Text, Method::Text, text::run),
@@ -115,10 +116,6 @@ static REGISTRY: [Entry; 15] = [
     row(ContentType::A11y, Method::A11y, a11y::run),
     row(ContentType::Repetition, Method::Repetition, repetition::run),
 ];
-
-fn pending(_: &Input<'_>) -> Result<Compressed, Decline> {
-    Err(Decline("not built yet"))
-}
 
 /// The compressor registered for `ct`, if any.
 pub(crate) fn lookup(ct: &ContentType) -> Option<&'static Entry> {

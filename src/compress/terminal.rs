@@ -60,12 +60,12 @@ pub(crate) fn compress(text: &str) -> Result<Vec<u8>, Decline> {
         })
         .concat();
         let mut keep = Keep::new(n);
-        for i in 0..n {
+        for (i, &signal) in signals.iter().enumerate() {
             if i < HEAD {
                 keep.set(i, "head");
             } else if i >= n - TAIL {
                 keep.set(i, "tail");
-            } else if signals[i] {
+            } else if signal {
                 keep.set(i, "error, warning or stack frame");
             }
         }

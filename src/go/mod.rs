@@ -18,6 +18,7 @@ pub mod csv;
 pub mod json;
 pub mod os;
 pub mod regexp;
+pub mod sort;
 pub mod strconv;
 pub mod unicode;
 pub mod utf8;

@@ -40,12 +40,6 @@ pub fn compile(go_pattern: &str) -> Regex {
     Regex::new(&translated).unwrap_or_else(|e| panic!("pattern {go_pattern:?}: {e}"))
 }
 
-/// [`compile`] for `regex::bytes`, to match raw bytes with the same meaning.
-pub fn compile_bytes(go_pattern: &str) -> regex::bytes::Regex {
-    let translated = translate(go_pattern);
-    regex::bytes::Regex::new(&translated).unwrap_or_else(|e| panic!("pattern {go_pattern:?}: {e}"))
-}
-
 /// RE2 syntax to `regex` syntax with RE2's ASCII classes. Inside a
 /// bracket class the class escapes expand in place (negated ones as a
 /// nested class, which `regex` allows), and the characters that `regex`

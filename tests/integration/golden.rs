@@ -158,7 +158,7 @@ fn conformance_cases() {
         .filter(|p| p.join("cmd").is_file())
         .collect();
     names.sort();
-    assert!(names.len() >= 151, "fixtures missing: {}", names.len());
+    assert!(names.len() >= 157, "fixtures missing: {}", names.len());
     let mut failures = Vec::new();
     for dir in &names {
         if let Err(e) = check_case(dir, bless) {

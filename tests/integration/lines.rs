@@ -169,8 +169,8 @@ proptest! {
         prop_assert!(complete);
         let n = input.len();
         let kept: Vec<usize> = reading.iter().filter_map(|r| match r { Out::Kept(i) => Some(*i), _ => None }).collect();
-        for i in 0..n {
-            if i < 8 || i >= n - 4 || input[i].contains("TOKEN") {
+        for (i, line) in input.iter().enumerate() {
+            if i < 8 || i >= n - 4 || line.contains("TOKEN") {
                 prop_assert!(kept.contains(&i), "line {i} dropped");
             }
         }

@@ -1,0 +1,3 @@
+module refcode
+
+go 1.26
