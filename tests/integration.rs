@@ -8,6 +8,8 @@ mod cli;
 mod gofmt;
 #[path = "integration/golden.rs"]
 mod golden;
+#[path = "integration/hardening.rs"]
+mod hardening;
 #[path = "integration/lines.rs"]
 mod lines;
 #[path = "integration/properties.rs"]

@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// Environment variables the tool reads; removed so the host cannot leak in.
-const TOOL_ENV: [&str; 6] = [
+const TOOL_ENV: [&str; 7] = [
     "CAVEMAN_HOME",
+    "CAVEMAN_PROFILE",
     "CAVEMAN_CCR_DIR",
     "CAVEMAN_CCR_DB",
     "CAVEMAN_CCR_MAX_BYTES",
@@ -63,9 +64,11 @@ pub fn assert_fatal(out: &Output, msg: &str) {
 pub struct TestCommand {
     pub home: TempDir,
     envs: Vec<(String, String)>,
-    /// A program (and its arguments) that runs the binary: `setpriv` to
-    /// drop root, `sh -c 'ulimit …; exec "$0" "$@"'` to impose a limit.
+    /// A program (and its arguments) that runs the binary, e.g.
+    /// `sh -c 'ulimit …; exec "$0" "$@"'` to impose a limit.
     wrapper: Vec<String>,
+    /// Run as this uid and gid (with no supplementary groups).
+    user: Option<u32>,
 }
 
 /// What a run produced.
@@ -100,7 +103,16 @@ impl TestCommand {
             home: TempDir::new("home"),
             envs: Vec::new(),
             wrapper: Vec::new(),
+            user: None,
         }
+    }
+
+    /// Runs the binary as `uid` (also its gid); needs root. The home
+    /// directory is handed to that user.
+    pub fn run_as(mut self, uid: u32) -> TestCommand {
+        std::os::unix::fs::chown(self.home.path(), Some(uid), Some(uid)).unwrap();
+        self.user = Some(uid);
+        self
     }
 
     /// Runs the binary through `wrapper` (program, then its arguments).
@@ -124,6 +136,11 @@ impl TestCommand {
             }
         };
         cmd.args(args);
+        if let Some(u) = self.user {
+            // As root, std also drops the supplementary groups.
+            std::os::unix::process::CommandExt::uid(&mut cmd, u);
+            std::os::unix::process::CommandExt::gid(&mut cmd, u);
+        }
         for k in TOOL_ENV {
             cmd.env_remove(k);
         }

@@ -60,6 +60,14 @@ pub fn render(st: &Stats) -> String {
     if st.storage_bytes >= st.max_storage_bytes {
         out.push_str(",\n  \"storage_full\": true");
     }
+    // Not in the reference (its store cannot hold a damaged row); only
+    // present when non-zero, so a healthy store prints the same bytes.
+    if st.damaged > 0 {
+        out.push_str(&format!(",\n  \"damaged\": {}", st.damaged));
+    }
+    if st.temp_files > 0 {
+        out.push_str(&format!(",\n  \"temp_files\": {}", st.temp_files));
+    }
     out.push_str("\n}\n");
     out
 }

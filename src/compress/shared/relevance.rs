@@ -44,6 +44,24 @@ fn each_token(text: &str, cur: &mut String, mut f: impl FnMut(&str)) {
     flush(cur);
 }
 
+/// At most this many distinct query terms are scored (the first ones
+/// the query names): a pasted document as a query costs no more than a
+/// page of terms.
+pub const MAX_QUERY_TERMS: usize = 1024;
+
+/// The distinct terms of a query, in ascending byte order: the first
+/// [`MAX_QUERY_TERMS`] distinct tokens it holds.
+pub fn query_terms(query: &str) -> Vec<String> {
+    let mut distinct: BTreeSet<String> = BTreeSet::new();
+    for t in tokenize(query) {
+        if distinct.len() == MAX_QUERY_TERMS {
+            break;
+        }
+        distinct.insert(t);
+    }
+    distinct.into_iter().collect()
+}
+
 /// BM25 score of every document against the query (relevance.md §2).
 pub fn scores<S: AsRef<str> + Sync>(query: &str, docs: &[S]) -> Vec<f64> {
     scores_of(query, docs.len(), |i| docs[i].as_ref().into())
@@ -58,11 +76,7 @@ pub fn scores_of<'d>(
     n: usize,
     doc: impl Fn(usize) -> Cow<'d, str> + Sync,
 ) -> Vec<f64> {
-    let terms: Vec<String> = tokenize(query)
-        .into_iter()
-        .collect::<BTreeSet<String>>()
-        .into_iter()
-        .collect();
+    let terms = query_terms(query);
     let mut out = vec![0.0; n];
     if terms.is_empty() || n == 0 {
         return out;
@@ -78,21 +92,27 @@ pub fn scores_of<'d>(
         let mut lens = Vec::with_capacity(chunk.len());
         let mut tfs: Vec<(u32, u32, u32)> = Vec::new();
         let mut counts = vec![0u32; terms.len()];
+        // The terms this document holds: the work per document follows
+        // its tokens, not the number of query terms.
+        let mut seen: Vec<u32> = Vec::new();
         let mut cur = String::new();
         for i in chunk {
             let mut len = 0usize;
             each_token(&doc(i), &mut cur, |w| {
                 len += 1;
                 if let Some(&k) = index.get(w) {
+                    if counts[k] == 0 {
+                        seen.push(k as u32);
+                    }
                     counts[k] += 1;
                 }
             });
-            for (k, c) in counts.iter_mut().enumerate() {
-                if *c > 0 {
-                    tfs.push((i as u32, k as u32, *c));
-                    *c = 0;
-                }
+            seen.sort_unstable();
+            for &k in &seen {
+                tfs.push((i as u32, k, counts[k as usize]));
+                counts[k as usize] = 0;
             }
+            seen.clear();
             lens.push(len);
         }
         (lens, tfs)
@@ -141,6 +161,29 @@ pub fn candidates(scores: &[f64], keep: &[bool]) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn query_terms_are_capped_first_come() {
+        let query: String = (0..5000).map(|i| format!("term{i:05} ")).collect();
+        let terms = query_terms(&query);
+        assert_eq!(terms.len(), MAX_QUERY_TERMS);
+        assert!(terms.contains(&"term00000".to_string()));
+        assert!(terms.contains(&"term01023".to_string()));
+        assert!(!terms.contains(&"term01024".to_string()));
+        // Repeats do not use up the cap.
+        let repeated = format!("{} {}", "alpha ".repeat(3000), "omega");
+        assert_eq!(query_terms(&repeated), vec!["alpha", "omega"]);
+    }
+
+    #[test]
+    fn many_terms_score_like_few() {
+        let docs = ["alpha beta", "gamma", "beta beta delta"];
+        let noise: String = (0..3000).map(|i| format!("zz{i} ")).collect();
+        let few = scores("beta delta", &docs);
+        let many = scores(&format!("beta delta {noise}"), &docs);
+        assert_eq!(few, many);
+    }
+
     use super::*;
 
     /// relevance.md §2 as written: every document's tokens held at once.

@@ -1,43 +1,47 @@
 //! File-backed recovery store (spec/README.md §3, store.md semantics).
 //!
-//! One file per handle, named by the handle, in a 0700 directory:
-//!
-//! ```text
-//! CCR1 <blake3 hex of everything after this line>\n
-//! {"content_type":…,"compressor":…,"tokens_before":…,"tokens_after":…,
-//!  "created_at":…,"original_len":…,"metadata_len":…}\n
-//! <original bytes><metadata bytes>
-//! ```
-//!
-//! Records are written to a temporary file in the same directory, fsynced,
-//! then renamed into place, under an exclusive lock on `.lock` so that the
-//! budget check and the write are atomic across processes. Every read
-//! verifies the checksum and the lengths: a damaged record is an error,
-//! never wrong bytes.
+//! One file per handle, named by the handle, in a 0700 directory owned by
+//! the user (format and verification: [`record`]). Records are written to
+//! a temporary file, fsynced, then renamed into place, under an exclusive
+//! lock on `.lock` ([`lock`]) so that the budget check and the write are
+//! atomic across processes. Every read verifies the lengths, the checksum
+//! and that the content's SHA-256 is its handle: a damaged or misplaced
+//! record is an error, never wrong bytes. [`manage`] lists, removes,
+//! prunes and verifies records.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Write};
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+mod lock;
+mod manage;
+mod record;
+#[cfg(test)]
+mod tests;
+
+use std::fs;
+use std::io::{self, Read};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
 use crate::go::os::{errno_text as go_errno, path_error as go_path_error};
 use crate::go::strconv::{parse_int, quote as go_quote};
+pub use manage::{Entry, Pruned, Verified};
+use record::{damaged, Header};
 
 /// Default budget: 512 MiB of stored originals.
 pub const DEFAULT_BUDGET: u64 = 536_870_912;
 
-const MAGIC: &[u8] = b"CCR1 ";
-
 /// A validated recovery handle: `ccr_` + 32 lowercase hex digits.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Handle(String);
 
 impl Handle {
     /// Handle of an original: first 16 bytes of its SHA-256, in hex.
     pub fn of(original: &[u8]) -> Handle {
-        let digest = Sha256::digest(original);
+        Handle::from_digest(&Sha256::digest(original))
+    }
+
+    /// The handle a SHA-256 digest gives.
+    fn from_digest(digest: &[u8]) -> Handle {
         let mut s = String::with_capacity(36);
         s.push_str("ccr_");
         for b in &digest[..16] {
@@ -61,19 +65,6 @@ impl Handle {
     }
 }
 
-/// What a record stores besides the original.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Header {
-    content_type: String,
-    compressor: String,
-    tokens_before: u64,
-    tokens_after: u64,
-    created_at: String,
-    original_len: u64,
-    metadata_len: u64,
-}
-
 /// A record to put.
 pub struct NewRecord<'a> {
     pub content_type: &'a str,
@@ -87,10 +78,22 @@ pub struct NewRecord<'a> {
 /// Why a put failed.
 #[derive(Debug)]
 pub enum PutError {
-    /// The budget would be exceeded (`cave_ccr_budget_exceeded`).
+    /// The budget would be exceeded, or the disk is full
+    /// (`cave_ccr_budget_exceeded`).
     Budget,
     /// Anything else (`cave_ccr_unavailable`).
     Io(String),
+}
+
+impl PutError {
+    /// A failed write: a full disk or quota counts as the budget refusal
+    /// (store.md §3 step 5), anything else as unavailable.
+    fn from_io(e: &io::Error) -> PutError {
+        match e.raw_os_error() {
+            Some(libc::ENOSPC | libc::EDQUOT) => PutError::Budget,
+            _ => PutError::Io(go_errno(e)),
+        }
+    }
 }
 
 impl std::fmt::Display for PutError {
@@ -128,12 +131,17 @@ pub struct Bucket {
     pub tokens_after: u64,
 }
 
-/// Store summary (store.md §5).
+/// Store summary (store.md §5), over the healthy records.
 #[derive(Debug, Default)]
 pub struct Stats {
     pub by_content_type: std::collections::BTreeMap<String, Bucket>,
     pub storage_bytes: u64,
     pub max_storage_bytes: u64,
+    /// Records whose header cannot be read or does not add up.
+    pub damaged: u64,
+    /// Temporary files a crashed writer left (removed by the next write
+    /// once stale).
+    pub temp_files: u64,
 }
 
 /// An opened store.
@@ -141,6 +149,9 @@ pub struct Stats {
 pub struct Store {
     dir: PathBuf,
     budget: u64,
+    /// Why the directory may not be used (another user owns it, or others
+    /// can write to it): puts fail, reads are refused.
+    refused: Option<String>,
 }
 
 /// Environment the store is opened from (read once at the binary edge).
@@ -206,6 +217,30 @@ fn check_not_shared(dir: &Path) -> Result<(), String> {
         return Err(format!(
             "sqlite parent {} is group/world writable",
             go_quote(&dir.display().to_string())
+        ));
+    }
+    Ok(())
+}
+
+/// The store directory itself must be the user's alone: owned by the
+/// effective user and not writable by group or others, sticky or not
+/// (anyone who can write there could plant records).
+fn check_private(dir: &Path) -> Result<(), String> {
+    let m = fs::metadata(dir).map_err(|e| go_path_error("stat", dir, &e))?;
+    let shown = go_quote(&dir.display().to_string());
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let euid = unsafe { libc::geteuid() };
+    if m.uid() != euid {
+        return Err(format!(
+            "recovery store directory {shown} is owned by uid {}, not by you (uid {euid}); \
+             set CAVEMAN_CCR_DIR to a directory of your own",
+            m.uid()
+        ));
+    }
+    if m.permissions().mode() & 0o022 != 0 {
+        return Err(format!(
+            "recovery store directory {shown} is writable by group or others; \
+             run `chmod go-w {shown}` or set CAVEMAN_CCR_DIR to a private directory"
         ));
     }
     Ok(())
@@ -281,7 +316,12 @@ impl Store {
             },
         }
         check_not_shared(&dir).map_err(OpenError::Store)?;
-        Ok(Store { dir, budget })
+        let refused = check_private(&dir).err();
+        Ok(Store {
+            dir,
+            budget,
+            refused,
+        })
     }
 
     pub fn dir(&self) -> &Path {
@@ -292,22 +332,16 @@ impl Store {
         self.budget
     }
 
-    fn record_path(&self, h: &Handle) -> PathBuf {
-        self.dir.join(h.as_str())
+    /// Fails when the directory may not be used.
+    fn usable(&self) -> Result<(), String> {
+        match &self.refused {
+            Some(why) => Err(why.clone()),
+            None => Ok(()),
+        }
     }
 
-    /// Takes the store-wide write lock (released when the file closes).
-    fn lock(&self) -> io::Result<File> {
-        let f = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(self.dir.join(".lock"))?;
-        f.lock()?;
-        Ok(f)
+    fn record_path(&self, h: &Handle) -> PathBuf {
+        self.dir.join(h.as_str())
     }
 
     /// Handles of every record, in byte order.
@@ -319,116 +353,74 @@ impl Store {
                 v.push(h);
             }
         }
-        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v.sort();
         Ok(v)
     }
 
-    /// Opens a record file, refusing symlinks and non-regular files.
-    fn open_record(&self, h: &Handle) -> Result<File, GetError> {
-        let path = self.record_path(h);
-        let f = OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(&path)
-            .map_err(|e| match e.kind() {
-                io::ErrorKind::NotFound => GetError::NotFound,
-                _ if e.raw_os_error() == Some(libc::ELOOP) => GetError::Damaged(format!(
-                    "secure record {}: refusing non-regular file",
-                    go_quote(&path.display().to_string())
-                )),
-                _ => GetError::Io(go_path_error("open", &path, &e)),
-            })?;
-        let m = f.metadata().map_err(|e| GetError::Io(go_errno(&e)))?;
-        if !m.is_file() {
-            return Err(GetError::Damaged(format!(
-                "secure record {}: refusing non-regular file",
-                go_quote(&path.display().to_string())
-            )));
-        }
-        Ok(f)
+    /// The header of a record, checked against the file's size.
+    fn read_header(&self, h: &Handle) -> Result<Header, GetError> {
+        record::open(&self.record_path(h), h, 4096).map(|o| o.header)
     }
 
-    /// Reads and verifies a whole record.
-    fn read_record(&self, h: &Handle) -> Result<(Header, Vec<u8>), GetError> {
-        let mut f = self.open_record(h)?;
-        let mut data = Vec::new();
-        f.read_to_end(&mut data)
-            .map_err(|e| GetError::Io(go_errno(&e)))?;
-        parse_record(h, data)
+    /// The original and metadata of a record, fully verified.
+    fn read_verified(&self, h: &Handle) -> Result<(Header, Vec<u8>, Vec<u8>), GetError> {
+        let opened = record::open(&self.record_path(h), h, 1 << 16)?;
+        let header = opened.header.clone();
+        let (original, metadata) = record::read_verified(opened, h)?;
+        Ok((header, original, metadata))
     }
 
-    /// The verified record of `h` read as a stream rather than into memory
-    /// (a 64 MiB original is not held twice): its header, whether its
-    /// original equals `original`, and its metadata.
+    /// The original bytes of a handle (store.md §4), streamed through the
+    /// checks once.
+    pub fn get(&self, handle: &str) -> Result<Vec<u8>, GetError> {
+        self.usable().map_err(GetError::Io)?;
+        let h = Handle::parse(handle).ok_or(GetError::NotFound)?;
+        self.read_verified(&h).map(|(_, original, _)| original)
+    }
+
+    /// The metadata stored beside an original (empty when none).
+    pub fn metadata(&self, handle: &str) -> Result<Vec<u8>, GetError> {
+        self.usable().map_err(GetError::Io)?;
+        let h = Handle::parse(handle).ok_or(GetError::NotFound)?;
+        self.read_verified(&h).map(|(_, _, metadata)| metadata)
+    }
+
+    /// The existing record of `h`, read as a stream (a 64 MiB original is
+    /// not held twice): its header, whether its original equals
+    /// `original`, and its metadata.
     fn existing(&self, h: &Handle, original: &[u8]) -> Result<(Header, bool, Vec<u8>), GetError> {
+        let mut o = record::open(&self.record_path(h), h, 1 << 16)?;
         let io_err = |e: io::Error| GetError::Io(go_errno(&e));
-        let (header, [first, second], mut rdr) = self.open_header(h, 1 << 16)?;
         let mut hasher = blake3::Hasher::new();
-        hasher.update(&second);
-        let mut same = header.original_len == original.len() as u64;
+        hasher.update(&o.header_line);
+        let mut same = o.header.original_len == original.len() as u64;
         let mut at = 0usize;
-        let mut left = header.original_len;
+        let mut left = o.header.original_len;
         let mut buf = vec![0u8; 1 << 16];
         while left > 0 {
             let n = buf.len().min(left as usize);
-            rdr.read_exact(&mut buf[..n]).map_err(io_err)?;
+            o.reader.read_exact(&mut buf[..n]).map_err(io_err)?;
             hasher.update(&buf[..n]);
             same = same && original.get(at..at + n) == Some(&buf[..n]);
             at += n;
             left -= n as u64;
         }
-        let mut metadata = vec![0u8; header.metadata_len as usize];
-        rdr.read_exact(&mut metadata).map_err(io_err)?;
+        let mut metadata = vec![0u8; o.header.metadata_len as usize];
+        o.reader.read_exact(&mut metadata).map_err(io_err)?;
         hasher.update(&metadata);
-        if hasher.finalize().to_hex().as_bytes() != &first[MAGIC.len()..MAGIC.len() + 64] {
+        if hasher.finalize().to_hex().as_bytes() != o.checksum {
             return Err(damaged(h, "checksum mismatch"));
         }
-        Ok((header, same, metadata))
+        Ok((o.header, same, metadata))
     }
 
-    /// Reads only the header of a record (for stats and budget checks).
-    fn read_header(&self, h: &Handle) -> Result<Header, GetError> {
-        self.open_header(h, 4096).map(|(header, _, _)| header)
-    }
-
-    /// Opens a record and reads its two header lines, checking them and
-    /// the record's length; the reader is left at the original's start.
-    fn open_header(&self, h: &Handle, buffer: usize) -> Result<OpenedRecord, GetError> {
-        let io_err = |e: io::Error| GetError::Io(go_errno(&e));
-        let f = self.open_record(h)?;
-        let size = f.metadata().map_err(io_err)?.len();
-        let mut rdr = io::BufReader::with_capacity(buffer, f);
-        let mut first = Vec::new();
-        io::BufRead::read_until(&mut rdr, b'\n', &mut first).map_err(io_err)?;
-        let mut second = Vec::new();
-        io::BufRead::read_until(&mut rdr, b'\n', &mut second).map_err(io_err)?;
-        let header = parse_header_lines(h, &first, &second)?;
-        let expect = ((first.len() + second.len()) as u64)
-            .checked_add(header.original_len)
-            .and_then(|x| x.checked_add(header.metadata_len));
-        if expect != Some(size) {
-            return Err(damaged(h, "length mismatch"));
-        }
-        Ok((header, [first, second], rdr))
-    }
-
-    /// The original bytes of a handle (store.md §4).
-    pub fn get(&self, handle: &str) -> Result<Vec<u8>, GetError> {
-        let h = Handle::parse(handle).ok_or(GetError::NotFound)?;
-        let (header, mut data) = self.read_record(&h)?;
-        let body_start = data.len() - (header.original_len + header.metadata_len) as usize;
-        data.truncate(body_start + header.original_len as usize);
-        data.drain(..body_start);
-        Ok(data)
-    }
-
-    /// Bytes used by stored originals and metadata.
+    /// Bytes used by stored originals and metadata; a damaged record
+    /// counts its file's size.
     fn used(&self) -> io::Result<u64> {
         let mut used = 0u64;
         for h in self.handles()? {
             match self.read_header(&h) {
                 Ok(hd) => used += hd.original_len + hd.metadata_len,
-                // A damaged record still occupies its file's bytes.
                 Err(_) => {
                     used += fs::symlink_metadata(self.record_path(&h))
                         .map(|m| m.size())
@@ -461,8 +453,10 @@ impl Store {
     /// `Handle::of(rec.original)` (checked in debug builds).
     pub(crate) fn put_as(&self, h: Handle, rec: &NewRecord<'_>) -> Result<Handle, PutError> {
         debug_assert_eq!(h, Handle::of(rec.original));
+        self.usable().map_err(PutError::Io)?;
         let io_err = |e: io::Error| PutError::Io(go_errno(&e));
-        let _lock = self.lock().map_err(io_err)?;
+        let _lock = lock::acquire(&self.dir).map_err(io_err)?;
+        lock::remove_stale_temps(&self.dir);
         // Missing or damaged: (re)written below.
         let existing = self.existing(&h, rec.original).ok();
         let mut header = Header {
@@ -470,7 +464,7 @@ impl Store {
             compressor: rec.compressor.to_string(),
             tokens_before: rec.tokens_before,
             tokens_after: rec.tokens_after,
-            created_at: rfc3339_nano_now(),
+            created_at: record::rfc3339_nano_now(),
             original_len: rec.original.len() as u64,
             metadata_len: rec.metadata.len() as u64,
         };
@@ -485,6 +479,12 @@ impl Store {
                 && *same_original
                 && old_meta == rec.metadata
             {
+                // Nothing to write; the record was used just now, so
+                // `store prune --older-than` must see it as fresh.
+                let _ = fs::File::options()
+                    .write(true)
+                    .open(self.record_path(&h))
+                    .and_then(|f| f.set_modified(std::time::SystemTime::now()));
                 return Ok(h);
             }
             existing_bytes = old.original_len + old.metadata_len;
@@ -507,77 +507,31 @@ impl Store {
                 return Err(PutError::Budget);
             }
         }
-        self.write_atomically(&h, &header, rec.original, metadata)
-            .map_err(io_err)?;
+        record::write_atomically(&self.dir, &h, &header, rec.original, metadata)
+            .map_err(|e| PutError::from_io(&e))?;
         Ok(h)
     }
 
-    fn write_atomically(
-        &self,
-        h: &Handle,
-        header: &Header,
-        original: &[u8],
-        metadata: &[u8],
-    ) -> io::Result<()> {
-        let header_json = serde_json::to_vec(header).map_err(io::Error::other)?;
-        let mut hasher = blake3::Hasher::new();
-        hasher.update(&header_json);
-        hasher.update(b"\n");
-        hasher.update(original);
-        hasher.update(metadata);
-        let sum = hasher.finalize();
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
-        let tmp = self.dir.join(format!(
-            ".tmp-{}-{}-{}",
-            h.as_str(),
-            std::process::id(),
-            nanos
-        ));
-        let result = (|| {
-            let mut f = OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(0o600)
-                .custom_flags(libc::O_NOFOLLOW)
-                .open(&tmp)?;
-            f.set_permissions(fs::Permissions::from_mode(0o600))?;
-            let mut w = io::BufWriter::with_capacity(1 << 16, &mut f);
-            w.write_all(MAGIC)?;
-            w.write_all(sum.to_hex().as_bytes())?;
-            w.write_all(b"\n")?;
-            w.write_all(&header_json)?;
-            w.write_all(b"\n")?;
-            w.write_all(original)?;
-            w.write_all(metadata)?;
-            w.flush()?;
-            drop(w);
-            f.sync_all()?;
-            fs::rename(&tmp, self.record_path(h))?;
-            File::open(&self.dir)?.sync_all()
-        })();
-        if result.is_err() {
-            let _ = fs::remove_file(&tmp);
-        }
-        result
-    }
-
-    /// Aggregates every record (store.md §5).
+    /// Aggregates every healthy record (store.md §5); damaged records and
+    /// leftover temporary files are counted, not fatal.
     pub fn stats(&self) -> Result<Stats, String> {
+        self.usable()?;
         let mut st = Stats {
             max_storage_bytes: self.budget,
             ..Stats::default()
         };
         for h in self.handles().map_err(|e| go_errno(&e))? {
-            let hd = self.read_header(&h).map_err(|e| e.to_string())?;
+            let Ok(hd) = self.read_header(&h) else {
+                st.damaged += 1;
+                continue;
+            };
             let b = st.by_content_type.entry(hd.content_type).or_default();
             b.count += 1;
             b.tokens_before += hd.tokens_before;
             b.tokens_after += hd.tokens_after;
             st.storage_bytes += hd.original_len + hd.metadata_len;
         }
+        st.temp_files = lock::temp_files(&self.dir).map_or(0, |t| t.len() as u64);
         Ok(st)
     }
 }
@@ -597,117 +551,5 @@ impl std::fmt::Display for OpenError {
             OpenError::Home(m) => f.write_str(m),
             OpenError::Store(m) => write!(f, "cannot open recovery store: {m}"),
         }
-    }
-}
-
-/// A record's header, its two header lines, and a reader at its original.
-type OpenedRecord = (Header, [Vec<u8>; 2], io::BufReader<File>);
-
-fn damaged(h: &Handle, why: &str) -> GetError {
-    GetError::Damaged(format!("damaged record {}: {why}", h.as_str()))
-}
-
-fn parse_header_lines(h: &Handle, first: &[u8], second: &[u8]) -> Result<Header, GetError> {
-    if first.len() != MAGIC.len() + 64 + 1 || !first.starts_with(MAGIC) || !first.ends_with(b"\n") {
-        return Err(damaged(h, "bad magic"));
-    }
-    if !second.ends_with(b"\n") {
-        return Err(damaged(h, "truncated header"));
-    }
-    serde_json::from_slice::<Header>(&second[..second.len() - 1])
-        .map_err(|_| damaged(h, "bad header"))
-}
-
-/// Verifies a whole record read from disk.
-fn parse_record(h: &Handle, data: Vec<u8>) -> Result<(Header, Vec<u8>), GetError> {
-    let nl1 = data
-        .iter()
-        .position(|&b| b == b'\n')
-        .ok_or_else(|| damaged(h, "truncated"))?;
-    let nl2 = data[nl1 + 1..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map(|p| p + nl1 + 1)
-        .ok_or_else(|| damaged(h, "truncated"))?;
-    let header = parse_header_lines(h, &data[..=nl1], &data[nl1 + 1..=nl2])?;
-    let body = nl2 + 1;
-    if header.original_len.checked_add(header.metadata_len) != Some((data.len() - body) as u64) {
-        return Err(damaged(h, "length mismatch"));
-    }
-    let want = &data[MAGIC.len()..MAGIC.len() + 64];
-    let got = blake3::hash(&data[nl1 + 1..]);
-    if got.to_hex().as_bytes() != want {
-        return Err(damaged(h, "checksum mismatch"));
-    }
-    Ok((header, data))
-}
-
-/// Now, UTC, as Go's `time.RFC3339Nano` (trailing zeros trimmed).
-fn rfc3339_nano_now() -> String {
-    let d = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    let secs = d.as_secs() as i64;
-    let nanos = d.subsec_nanos();
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Civil-from-days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = if month <= 2 { y + 1 } else { y };
-    let mut s = format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    );
-    if nanos > 0 {
-        let frac = format!("{nanos:09}");
-        s.push('.');
-        s.push_str(frac.trim_end_matches('0'));
-    }
-    s.push('Z');
-    s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn handle_of_a() {
-        assert_eq!(
-            Handle::of(b"a").as_str(),
-            "ccr_ca978112ca1bbdcafac231b39a23dc4d"
-        );
-    }
-
-    #[test]
-    fn handle_validation() {
-        assert!(Handle::parse("ccr_ca978112ca1bbdcafac231b39a23dc4d").is_some());
-        for bad in [
-            "../x",
-            "/etc/passwd",
-            "ccr_ca978112ca1bbdcafac231b39a23dc4",
-            "ccr_CA978112CA1BBDCAFAC231B39A23DC4D",
-            "ccr_ca978112ca1bbdcafac231b39a23dc4d/",
-            "ccr_../../../../../../../etc/passwd0",
-            "ccr_ca978112ca1bbdcafac231b39a23d\0c4",
-        ] {
-            assert!(Handle::parse(bad).is_none(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn timestamp_shape() {
-        let t = rfc3339_nano_now();
-        assert!(t.ends_with('Z') && t.len() >= 20, "{t}");
     }
 }

@@ -1,0 +1,158 @@
+//! Store management (`caveman-engine store …`; the reference has none):
+//! listing, removal, pruning by age or size, and full verification.
+//! Removal and pruning take the write lock record by record, so they are
+//! safe while other processes compress: a record is removed whole or not
+//! at all, and never while a writer holds the lock.
+
+use std::fs;
+use std::io;
+use std::time::{Duration, SystemTime};
+
+use super::{lock, GetError, Handle, Store};
+use crate::go::os::errno_text as go_errno;
+
+/// One record as `store list` shows it.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub handle: String,
+    /// When the record was last written (RFC 3339, UTC).
+    pub created_at: String,
+    pub content_type: String,
+    /// Bytes of the original (plus metadata).
+    pub bytes: u64,
+    pub tokens_before: u64,
+    pub tokens_after: u64,
+    /// Last use: the file's modification time (refreshed by every put).
+    pub used: SystemTime,
+    /// The header could not be read; the other fields are empty.
+    pub damaged: Option<String>,
+}
+
+/// What `store prune` did.
+#[derive(Debug, Default)]
+pub struct Pruned {
+    pub removed: Vec<String>,
+    pub freed_bytes: u64,
+    pub kept: u64,
+}
+
+/// What `store verify` found.
+#[derive(Debug, Default)]
+pub struct Verified {
+    pub healthy: u64,
+    /// Handle and reason of each damaged record.
+    pub damaged: Vec<(String, String)>,
+    pub temp_files: u64,
+}
+
+impl Store {
+    /// Every record, oldest use first (ties by handle).
+    pub fn list(&self) -> Result<Vec<Entry>, String> {
+        self.usable()?;
+        let mut out = Vec::new();
+        for h in self.handles().map_err(|e| go_errno(&e))? {
+            let path = self.record_path(&h);
+            let Ok(meta) = fs::symlink_metadata(&path) else {
+                continue; // removed meanwhile
+            };
+            let used = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+            let mut e = Entry {
+                handle: h.as_str().to_string(),
+                created_at: String::new(),
+                content_type: String::new(),
+                bytes: meta.len(),
+                tokens_before: 0,
+                tokens_after: 0,
+                used,
+                damaged: None,
+            };
+            match self.read_header(&h) {
+                Ok(hd) => {
+                    e.created_at = hd.created_at;
+                    e.content_type = hd.content_type;
+                    e.bytes = hd.original_len + hd.metadata_len;
+                    e.tokens_before = hd.tokens_before;
+                    e.tokens_after = hd.tokens_after;
+                }
+                Err(GetError::NotFound) => continue,
+                Err(why) => e.damaged = Some(why.to_string()),
+            }
+            out.push(e);
+        }
+        out.sort_by(|a, b| a.used.cmp(&b.used).then_with(|| a.handle.cmp(&b.handle)));
+        Ok(out)
+    }
+
+    /// Removes one record under the write lock; `Ok(false)` when there is
+    /// none.
+    pub fn remove(&self, handle: &str) -> Result<bool, String> {
+        self.usable()?;
+        let Some(h) = Handle::parse(handle) else {
+            return Ok(false);
+        };
+        let _lock = lock::acquire(&self.dir).map_err(|e| go_errno(&e))?;
+        match fs::remove_file(self.record_path(&h)) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(go_errno(&e)),
+        }
+    }
+
+    /// Removes records last used longer than `older_than` ago, then the
+    /// least recently used ones until at most `max_bytes` remain. Each
+    /// removal is re-checked under the lock (a record used meanwhile is
+    /// kept).
+    pub fn prune(
+        &self,
+        older_than: Option<Duration>,
+        max_bytes: Option<u64>,
+    ) -> Result<Pruned, String> {
+        let entries = self.list()?;
+        let now = SystemTime::now();
+        let mut total: u64 = entries.iter().map(|e| e.bytes).sum();
+        let mut done = Pruned::default();
+        for e in &entries {
+            let too_old = older_than
+                .is_some_and(|limit| now.duration_since(e.used).is_ok_and(|age| age > limit));
+            let too_big = max_bytes.is_some_and(|m| total > m);
+            if !(too_old || too_big) {
+                done.kept += 1;
+                continue;
+            }
+            let h = Handle::parse(&e.handle).expect("listed handles are valid");
+            let _lock = lock::acquire(&self.dir).map_err(|e| go_errno(&e))?;
+            // Used since it was listed: keep it.
+            let path = self.record_path(&h);
+            let now_used = fs::symlink_metadata(&path).and_then(|m| m.modified()).ok();
+            if now_used != Some(e.used) {
+                done.kept += 1;
+                continue;
+            }
+            match fs::remove_file(&path) {
+                Ok(()) => {
+                    total -= e.bytes;
+                    done.freed_bytes += e.bytes;
+                    done.removed.push(e.handle.clone());
+                }
+                Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+                Err(err) => return Err(go_errno(&err)),
+            }
+        }
+        Ok(done)
+    }
+
+    /// Reads every record through all of its checks.
+    pub fn verify(&self) -> Result<Verified, String> {
+        self.usable()?;
+        let mut v = Verified::default();
+        for h in self.handles().map_err(|e| go_errno(&e))? {
+            match self.read_verified(&h) {
+                Ok(_) => v.healthy += 1,
+                Err(GetError::NotFound) => {}
+                Err(why) => v.damaged.push((h.as_str().to_string(), why.to_string())),
+            }
+        }
+        v.temp_files = lock::temp_files(&self.dir).map_or(0, |t| t.len() as u64);
+        Ok(v)
+    }
+}

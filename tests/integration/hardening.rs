@@ -1,0 +1,221 @@
+//! Regression tests for the adversarial pass (store and input hardening):
+//! no hang, no wrong bytes, bounded work.
+
+use std::os::unix::fs::PermissionsExt;
+use std::time::{Duration, Instant, SystemTime};
+
+use crate::util::{TempDir, TestCommand};
+
+fn table(n: usize, tag: &str) -> String {
+    let mut s = String::from("id,host,state,ms\n");
+    for i in 0..n {
+        s.push_str(&format!("{i},{tag}-{},ok,{}\n", i % 5, 20 + i % 9));
+    }
+    s
+}
+
+fn store_dir(tc: &TestCommand) -> std::path::PathBuf {
+    tc.home.path().join("ccr")
+}
+
+fn handle_of(tc: &TestCommand, input: &str) -> String {
+    tc.expect(&["compress"], input.as_bytes(), 0)
+        .handle()
+        .expect("the input compresses")
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+#[test]
+fn a_held_lock_makes_compress_pass_through_after_5s() {
+    let tc = TestCommand::new();
+    let kept = table(100, "before");
+    let h = handle_of(&tc, &kept);
+    let lock = std::fs::File::options()
+        .read(true)
+        .write(true)
+        .open(store_dir(&tc).join(".lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    // Reads need no lock.
+    assert_eq!(tc.retrieved(&h), kept.as_bytes());
+    tc.expect(&["stats"], b"", 0);
+    let input = table(100, "locked");
+    let start = Instant::now();
+    let r = tc.expect(&["compress"], input.as_bytes(), 0);
+    let waited = start.elapsed();
+    assert_eq!(r.stdout, input.as_bytes());
+    assert_eq!(r.report()["error"], "cave_ccr_unavailable");
+    assert!(waited >= Duration::from_secs(4), "gave up after {waited:?}");
+    lock.unlock().unwrap();
+    assert!(tc
+        .expect(&["compress"], input.as_bytes(), 0)
+        .handle()
+        .is_some());
+}
+
+#[test]
+fn a_fifo_named_as_a_record_is_refused_without_blocking() {
+    let tc = TestCommand::new();
+    let input = table(100, "fifo");
+    let h = handle_of(&tc, &input);
+    let path = store_dir(&tc).join(&h);
+    std::fs::remove_file(&path).unwrap();
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let r = tc.expect(&["retrieve", &h], b"", 1);
+    assert!(
+        r.stderr_str().contains("refusing non-regular file"),
+        "{}",
+        r.stderr_str()
+    );
+    let st: serde_json::Value =
+        serde_json::from_slice(&tc.expect(&["stats"], b"", 0).stdout).unwrap();
+    assert_eq!(st["damaged"], 1);
+    // compress writes the record again over the FIFO.
+    assert_eq!(handle_of(&tc, &input), h);
+    assert_eq!(tc.retrieved(&h), input.as_bytes());
+}
+
+#[test]
+fn a_symlinked_record_is_refused() {
+    let tc = TestCommand::new();
+    let input = table(100, "link");
+    let h = handle_of(&tc, &input);
+    let path = store_dir(&tc).join(&h);
+    let elsewhere = tc.home.path().join("elsewhere");
+    std::fs::rename(&path, &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &path).unwrap();
+    let r = tc.expect(&["retrieve", &h], b"", 1);
+    assert!(
+        r.stderr_str().contains("refusing non-regular file"),
+        "{}",
+        r.stderr_str()
+    );
+}
+
+#[test]
+fn a_record_moved_under_another_handle_is_refused() {
+    let tc = TestCommand::new();
+    let x = table(100, "xxx");
+    let y = table(100, "yyy");
+    let hx = handle_of(&tc, &x);
+    let hy = handle_of(&tc, &y);
+    let dir = store_dir(&tc);
+    std::fs::rename(dir.join(&hy), dir.join(&hx)).unwrap();
+    let r = tc.expect(&["retrieve", &hx], b"", 1);
+    assert!(r.stdout.is_empty());
+    assert!(
+        r.stderr_str().contains("does not match its handle"),
+        "{}",
+        r.stderr_str()
+    );
+}
+
+#[test]
+fn a_store_directory_others_can_write_is_refused() {
+    let other = TempDir::new("shared");
+    let dir = other.path().join("ccr");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let tc = TestCommand::new().env("CAVEMAN_CCR_DIR", dir.to_str().unwrap());
+    let input = table(100, "shared");
+    let r = tc.expect(&["compress"], input.as_bytes(), 0);
+    assert_eq!(r.stdout, input.as_bytes());
+    assert_eq!(r.report()["error"], "cave_ccr_unavailable");
+    let r = tc.expect(
+        &["retrieve", "ccr_ca978112ca1bbdcafac231b39a23dc4d"],
+        b"",
+        1,
+    );
+    let msg = r.stderr_str();
+    assert!(
+        msg.contains("writable by group or others") && msg.contains("chmod go-w"),
+        "{msg}"
+    );
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "nothing planted or written"
+    );
+}
+
+#[test]
+fn a_store_directory_owned_by_another_user_is_refused() {
+    if !is_root() {
+        eprintln!("skipped: needs root to give a directory to another user");
+        return;
+    }
+    let other = TempDir::new("owned");
+    let dir = other.path().join("ccr");
+    std::fs::create_dir(&dir).unwrap();
+    std::os::unix::fs::chown(&dir, Some(65534), Some(65534)).unwrap();
+    let tc = TestCommand::new().env("CAVEMAN_CCR_DIR", dir.to_str().unwrap());
+    let input = table(100, "owned");
+    let r = tc.expect(&["compress"], input.as_bytes(), 0);
+    assert_eq!(r.report()["error"], "cave_ccr_unavailable");
+    let r = tc.expect(&["stats"], b"", 1);
+    assert!(
+        r.stderr_str().contains("owned by uid 65534"),
+        "{}",
+        r.stderr_str()
+    );
+}
+
+#[test]
+fn a_huge_sparse_record_is_damaged_without_being_read() {
+    let tc = TestCommand::new();
+    let input = table(100, "sparse");
+    let h = handle_of(&tc, &input);
+    let path = store_dir(&tc).join(&h);
+    let good = std::fs::read(&path).unwrap();
+    let text = String::from_utf8_lossy(&good).into_owned();
+    let forged = text.replacen(
+        &format!("\"original_len\":{}", input.len()),
+        &format!("\"original_len\":{}", 2u64 << 30),
+        1,
+    );
+    std::fs::write(&path, forged.as_bytes()).unwrap();
+    let f = std::fs::File::options().write(true).open(&path).unwrap();
+    f.set_len(2 << 30).unwrap();
+    let start = Instant::now();
+    let r = tc.expect(&["retrieve", &h], b"", 1);
+    assert!(
+        r.stderr_str().contains("damaged record"),
+        "{}",
+        r.stderr_str()
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "read the sparse file"
+    );
+    tc.expect(&["stats"], b"", 0);
+}
+
+#[test]
+fn stale_temp_files_are_removed_by_the_next_write() {
+    let tc = TestCommand::new();
+    handle_of(&tc, &table(100, "first"));
+    let dir = store_dir(&tc);
+    let stale = dir.join(".tmp-ccr_00000000000000000000000000000000-1-1");
+    let fresh = dir.join(".tmp-ccr_00000000000000000000000000000000-2-2");
+    std::fs::write(&stale, b"partial").unwrap();
+    std::fs::write(&fresh, b"partial").unwrap();
+    let old = SystemTime::now() - Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&stale)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    let st: serde_json::Value =
+        serde_json::from_slice(&tc.expect(&["stats"], b"", 0).stdout).unwrap();
+    assert_eq!(st["temp_files"], 2);
+    handle_of(&tc, &table(100, "second"));
+    assert!(!stale.exists(), "a crashed writer's temp file is removed");
+    assert!(fresh.exists(), "a recent temp file is left alone");
+}
