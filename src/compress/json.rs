@@ -10,7 +10,7 @@ use super::shared::{kinds, relevance, robust};
 use super::{Compressed, Decline, Input};
 use crate::content_type::Method;
 use crate::detect::Parsed;
-use crate::go::json::{self as gojson, write_json_str, Json, Value};
+use crate::go::json::{self as gojson, write_json_str, Indexed, Json, Value};
 use crate::go::regexp::WordSet;
 use crate::go::unicode::fold_str;
 use crate::tokens;
@@ -209,16 +209,16 @@ fn may_collapse(v: Json<'_>) -> bool {
 /// error word, on every core for long arrays. The texts themselves are
 /// not kept: a 30 MB array would hold another ~25 MB of them. The few
 /// shown elements are written again when emitted.
-fn measure(items: &[Json<'_>]) -> (Vec<usize>, Vec<bool>) {
-    let parts = crate::par::parts_for(items.len(), 2048);
-    let chunks = crate::par::map_chunks(items, parts, |chunk| {
+fn measure(items: &Indexed<'_>) -> (Vec<u32>, Vec<bool>) {
+    let chunks = crate::par::map(crate::par::ranges(items.len(), 2048), |chunk| {
         let mut buf = Vec::new();
         let mut lens = Vec::with_capacity(chunk.len());
         let mut errors = Vec::with_capacity(chunk.len());
-        for &it in chunk {
+        for i in chunk {
             buf.clear();
-            gojson::write(&mut buf, it);
-            lens.push(buf.len());
+            gojson::write(&mut buf, items.get(i));
+            // An element is part of a 64 MiB input.
+            lens.push(buf.len() as u32);
             // The writer emits only valid UTF-8 (strings are decoded text).
             errors.push(ERROR_WORDS.is_match_utf8(&buf));
         }
@@ -266,10 +266,25 @@ fn unit_of<'v>(v: Json<'v>, u: &mut Unit<'v>) {
 struct Paths {
     ids: rustc_hash::FxHashMap<String, u32>,
     names: Vec<String>,
+    empty: Option<u32>,
 }
 
 impl Paths {
     fn id(&mut self, p: &str) -> u32 {
+        // The path of an array of scalars, looked up once per element.
+        if p.is_empty() {
+            if let Some(i) = self.empty {
+                return i;
+            }
+        }
+        let i = self.intern(p);
+        if p.is_empty() {
+            self.empty = Some(i);
+        }
+        i
+    }
+
+    fn intern(&mut self, p: &str) -> u32 {
         if let Some(&i) = self.ids.get(p) {
             return i;
         }
@@ -307,32 +322,32 @@ fn leaves(v: Json<'_>, path: &mut String, paths: &mut Paths, out: &mut Vec<(u32,
     }
 }
 
-/// Keeps the last value per path.
-fn last_wins(mut v: Vec<(u32, f64)>) -> Vec<(u32, f64)> {
-    let mut out: Vec<(u32, f64)> = Vec::with_capacity(v.len());
-    for (id, x) in v.drain(..) {
-        if let Some(e) = out.iter_mut().find(|e| e.0 == id) {
-            e.1 = x;
-        } else {
-            out.push((id, x));
+/// Keeps the last value per path, in place, each path where it first
+/// appeared.
+fn last_wins(v: &mut Vec<(u32, f64)>) {
+    let mut kept = 0;
+    for j in 0..v.len() {
+        let (id, x) = v[j];
+        match v[..kept].iter_mut().find(|e| e.0 == id) {
+            Some(e) => e.1 = x,
+            None => {
+                v[kept] = (id, x);
+                kept += 1;
+            }
         }
     }
-    out
+    v.truncate(kept);
 }
 
 /// Each run's summary and dropped bytes (its elements' canonical lengths
 /// plus one separator each), on every core when there are many runs.
-fn run_summaries(
-    items: &[Json<'_>],
-    lens: &[usize],
-    runs: &[Range<usize>],
-) -> Vec<(String, usize)> {
+fn run_summaries(items: &Indexed<'_>, lens: &[u32], runs: &[Range<usize>]) -> Vec<(String, usize)> {
     let elements: usize = runs.iter().map(|r| r.len()).sum();
     crate::par::map_each(runs, crate::par::parts_for(elements, 4096), |run| {
-        let elided: usize = lens[run.clone()].iter().map(|l| l + 1).sum();
+        let elided: usize = lens[run.clone()].iter().map(|&l| l as usize + 1).sum();
         let summary = invariants::summary_of(
             run.len(),
-            |j, u| unit_of(items[run.start + j], u),
+            |j, u| unit_of(items.get(run.start + j), u),
             elided as i64,
         );
         (summary, elided)
@@ -367,7 +382,7 @@ impl Walker<'_> {
                     }
                     self.out.push(b']');
                 } else {
-                    self.select(&items.iter().collect::<Vec<_>>());
+                    self.select(&items.indexed());
                 }
             }
             _ => gojson::write(&mut self.out, v),
@@ -375,7 +390,7 @@ impl Walker<'_> {
     }
 
     /// Element selection and emission for an array of n > 8 (json.md §5, §6).
-    fn select(&mut self, items: &[Json<'_>]) {
+    fn select(&mut self, items: &Indexed<'_>) {
         let n = items.len();
         let big = n >= 4096;
         if big {
@@ -397,14 +412,14 @@ impl Walker<'_> {
             self.clock.mark("numeric rules");
         }
         if !self.query.is_empty() {
-            let scores = relevance::scores_of(self.query, n, |i| doc_of(items[i]).into());
+            let scores = relevance::scores_of(self.query, n, |i| doc_of(items.get(i)).into());
             let kept = keep.iter().filter(|&&k| k).count();
             let room = RELEVANCE_CAP.saturating_sub(kept);
             for i in relevance::candidates(&scores, &keep).into_iter().take(room) {
                 keep[i] = true;
             }
         }
-        kinds::guard(|i| kinds::profile(&doc_of(items[i])), &mut keep);
+        kinds::guard(|i| kinds::profile(&doc_of(items.get(i))), &mut keep);
         if big {
             self.clock.mark("kind guard");
         }
@@ -418,14 +433,14 @@ impl Walker<'_> {
         let mut first = true;
         let mut next = 0;
         for (run, (summary, elided)) in runs.iter().zip(summaries) {
-            for &it in &items[next..run.start] {
-                self.emit_element(it, &mut first);
+            for i in next..run.start {
+                self.emit_element(items.get(i), &mut first);
             }
             next = run.end;
             self.flush(items, run.clone(), &summary, elided, &mut first);
         }
-        for &it in &items[next..] {
-            self.emit_element(it, &mut first);
+        for i in next..n {
+            self.emit_element(items.get(i), &mut first);
         }
         self.out.push(b']');
         if big {
@@ -448,33 +463,42 @@ impl Walker<'_> {
     }
 
     /// Anomalies (§5.3) and change-point seams (§5.4).
-    fn numeric_rules(&self, items: &[Json<'_>], lens: &[usize], keep: &mut [bool]) {
+    fn numeric_rules(&self, items: &Indexed<'_>, lens: &[u32], keep: &mut [bool]) {
         let n = items.len();
         let mut paths = Paths::default();
         // Per path: the elements that have it, and its values.
-        let mut per_path: Vec<(Vec<u32>, Vec<f64>)> = Vec::new();
+        let mut per_path: Vec<(Option<Vec<u32>>, Vec<f64>)> = Vec::new();
         let mut buf = Vec::new();
         let mut path = String::new();
         // A path first seen at element i has at most n - i values: give it
         // that room rather than doubling (each outgrown buffer's pages stay
         // with the allocator), as long as all the room given stays within
         // the number of numbers in the array. Untouched room costs nothing.
-        let mut room = items.iter().map(|it| it.numbers()).sum::<usize>();
-        for (i, it) in items.iter().enumerate() {
+        let mut room = (0..n).map(|i| items.get(i).numbers()).sum::<usize>();
+        for i in 0..n {
             buf.clear();
-            leaves(*it, &mut path, &mut paths, &mut buf);
-            for (id, x) in last_wins(std::mem::take(&mut buf)) {
+            leaves(items.get(i), &mut path, &mut paths, &mut buf);
+            last_wins(&mut buf);
+            for &(id, x) in &buf {
                 let id = id as usize;
                 if per_path.len() <= id {
                     per_path.resize(id + 1, Default::default());
                     if room >= n - i {
                         room -= n - i;
-                        per_path[id].0.reserve_exact(n - i);
                         per_path[id].1.reserve_exact(n - i);
                     }
                 }
-                per_path[id].0.push(i as u32);
-                per_path[id].1.push(x);
+                let (at, xs) = &mut per_path[id];
+                // `at` stays `None` while the path is in every element so
+                // far (element j holds value j): no index per element for
+                // a full-coverage path.
+                if at.is_none() && xs.len() != i {
+                    *at = Some((0..xs.len() as u32).collect());
+                }
+                if let Some(at) = at {
+                    at.push(i as u32);
+                }
+                xs.push(x);
             }
         }
         // Change-point series: the full-coverage path with the highest variance.
@@ -513,7 +537,7 @@ impl Walker<'_> {
                 continue;
             }
             for j in robust::anomalies(xs) {
-                keep[at[j] as usize] = true;
+                keep[at.as_ref().map_or(j, |at| at[j] as usize)] = true;
             }
         }
         for j in robust::anomalies(&lens) {
@@ -528,7 +552,7 @@ impl Walker<'_> {
     /// themselves when a marker would not pay.
     fn flush(
         &mut self,
-        items: &[Json<'_>],
+        items: &Indexed<'_>,
         run: Range<usize>,
         summary: &str,
         elided: usize,
@@ -539,7 +563,7 @@ impl Walker<'_> {
         let worth = r >= 3 || (!summary.is_empty() && 2 * cost <= elided);
         if !worth {
             for i in run {
-                self.emit_element(items[i], first);
+                self.emit_element(items.get(i), first);
             }
             return;
         }

@@ -221,17 +221,22 @@ fn representative(d: &Profile, classes: &[Profile], first: usize) -> Option<usiz
 /// `profile_of(i)` is the [`profile`] of unit `i` (the JSON elider renders
 /// its elements only here, rather than keeping every element's text).
 pub fn guard(profile_of: impl Fn(usize) -> Profile + Sync, keep: &mut [bool]) {
-    let kept: Vec<usize> = (0..keep.len()).filter(|&i| keep[i]).collect();
-    let step = if kept.len() > MAX_SEEDS {
-        kept.len() / MAX_SEEDS
+    // Seeds: every step-th kept unit (no list of them: a unit's index is
+    // the only per-unit state, and only for a block at a time).
+    let kept = keep.iter().filter(|&&k| k).count();
+    let step = if kept > MAX_SEEDS {
+        kept / MAX_SEEDS
     } else {
         1
     };
     let mut classes: Vec<Profile> = Vec::new();
-    let mut k = 0;
-    while k < kept.len() && classes.len() < MAX_SEEDS {
-        classes.push(profile_of(kept[k]));
-        k += step;
+    for (k, i) in (0..keep.len()).filter(|&i| keep[i]).enumerate() {
+        if classes.len() >= MAX_SEEDS {
+            break;
+        }
+        if k % step == 0 {
+            classes.push(profile_of(i));
+        }
     }
     let mut promotions = 0;
     // Classes only grow, so a profile seen once (represented, or promoted
@@ -242,8 +247,22 @@ pub fn guard(profile_of: impl Fn(usize) -> Profile + Sync, keep: &mut [bool]) {
     let mut last = 0;
     // Profiles are pure: compute them a block at a time on every core, and
     // stop computing once the promotion cap keeps everything that is left.
-    let dropped: Vec<usize> = (0..keep.len()).filter(|&i| !keep[i]).collect();
-    for block in dropped.chunks(PROFILE_BLOCK) {
+    let mut cursor = 0;
+    let mut block: Vec<usize> = Vec::with_capacity(PROFILE_BLOCK);
+    loop {
+        // The next block of dropped units (the loop below only changes
+        // units already behind the cursor).
+        block.clear();
+        while cursor < keep.len() && block.len() < PROFILE_BLOCK {
+            if !keep[cursor] {
+                block.push(cursor);
+            }
+            cursor += 1;
+        }
+        if block.is_empty() {
+            break;
+        }
+        let block = &block[..];
         if promotions >= MAX_PROMOTIONS {
             for &i in block {
                 keep[i] = true;

@@ -14,13 +14,17 @@ pub const SPLIT_BUDGET: usize = 8;
 /// Successive differences equal within this are a straight line.
 pub const LINE_TOLERANCE: f64 = 1e-9;
 
-fn median_sorted(s: &[f64]) -> f64 {
+/// The median of `s` (the mean of the two middle values for an even
+/// length), reordering `s`.
+fn median(s: &mut [f64]) -> f64 {
     let n = s.len();
+    let (left, mid, _) = s.select_nth_unstable_by(n / 2, f64::total_cmp);
+    let mid = *mid;
     if n % 2 == 1 {
-        s[n / 2]
-    } else {
-        (s[n / 2 - 1] + s[n / 2]) / 2.0
+        return mid;
     }
+    let below = left.iter().copied().max_by(f64::total_cmp).expect("n >= 2");
+    (below + mid) / 2.0
 }
 
 /// `R(xs)`: (centre, scale) per json.md §5.6.
@@ -28,21 +32,25 @@ pub fn robust(xs: &[f64]) -> (f64, f64) {
     if xs.is_empty() {
         return (0.0, 0.0);
     }
-    // Values equal under `total_cmp` are the same bits, so an unstable sort
-    // (which needs no scratch buffer) orders them exactly as a stable one.
+    // Medians by selection (linear); values equal under `total_cmp` are
+    // the same bits, so any order of equal values gives the same median.
+    // One scratch copy: the values, then (in place, order being free for
+    // a median) their deviations.
     let mut s = xs.to_vec();
-    s.sort_unstable_by(f64::total_cmp);
-    let med = median_sorted(&s);
-    let mut dev: Vec<f64> = s.iter().map(|x| (x - med).abs()).collect();
-    dev.sort_unstable_by(f64::total_cmp);
-    let mad = median_sorted(&dev);
-    drop(dev);
+    let med = median(&mut s);
+    for x in s.iter_mut() {
+        *x = (*x - med).abs();
+    }
+    let mad = median(&mut s);
     if mad > 0.0 {
         return (med, mad);
     }
     if s.len() < 2 {
         return (med, 0.0);
     }
+    // The fallback sums in ascending order, as the definition does.
+    s.copy_from_slice(xs);
+    s.sort_unstable_by(f64::total_cmp);
     let mut sum = 0.0;
     for x in &s {
         sum += x;
@@ -140,6 +148,28 @@ pub fn change_points(y: &[f64]) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn selected_median_is_the_sorted_median() {
+        let mut seed = 7u64;
+        for n in 1..200 {
+            let xs: Vec<f64> = (0..n)
+                .map(|_| {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    ((seed >> 40) % 17) as f64 - 8.0
+                })
+                .collect();
+            let mut sorted = xs.clone();
+            sorted.sort_unstable_by(f64::total_cmp);
+            let want = if n % 2 == 1 {
+                sorted[n / 2]
+            } else {
+                (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+            };
+            assert_eq!(median(&mut xs.clone()).to_bits(), want.to_bits(), "{xs:?}");
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -19,7 +19,7 @@ mod tests;
 mod valid;
 
 pub use encode::{json_str, to_vec, write, write_indented, write_json_str};
-pub use tape::{Items, Json, Members, Tape, Value};
+pub use tape::{Indexed, Items, Json, Members, Tape, Value};
 pub use valid::is_valid;
 
 pub use parse::decode_first;

@@ -218,6 +218,59 @@ impl<'t> IntoIterator for Items<'t> {
     }
 }
 
+impl<'t> Items<'t> {
+    /// Random access to the items: free when every item is a scalar (one
+    /// node each), else one `u32` per item.
+    pub fn indexed(self) -> Indexed<'t> {
+        let nodes = self.tape.nodes[self.first as usize - 1].size() - 1;
+        let starts = if nodes == self.len as usize {
+            None
+        } else {
+            let mut v = Vec::with_capacity(self.len as usize);
+            let mut next = self.first;
+            for _ in 0..self.len {
+                v.push(next);
+                next += self.tape.nodes[next as usize].size() as u32;
+            }
+            Some(v)
+        };
+        Indexed {
+            items: self,
+            starts,
+        }
+    }
+}
+
+/// An array's items by position (see [`Items::indexed`]).
+pub struct Indexed<'t> {
+    items: Items<'t>,
+    /// Node index of each item; `None` when item `i` is node `first + i`.
+    starts: Option<Vec<u32>>,
+}
+
+impl<'t> Indexed<'t> {
+    pub fn len(&self) -> usize {
+        self.items.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.len == 0
+    }
+
+    /// Item `i`.
+    #[inline]
+    pub fn get(&self, i: usize) -> Json<'t> {
+        let at = match &self.starts {
+            Some(v) => v[i],
+            None => self.items.first + i as u32,
+        };
+        Json {
+            tape: self.items.tape,
+            i: at,
+        }
+    }
+}
+
 /// Iterator over an array's items.
 pub struct ItemsIter<'t> {
     pub(super) tape: &'t Tape<'t>,
