@@ -315,3 +315,54 @@ fn generators_produce_compressible_inputs() {
     );
     assert!(csv_hits >= 20, "only {csv_hits} of 100 tables compressed");
 }
+
+/// A credential in one of the formats summaries screen, built from
+/// `seed`.
+fn credential(kind: usize, seed: u32) -> String {
+    let hex = format!("{seed:08X}{seed:08X}");
+    match kind % 6 {
+        0 => format!("AKIA{}", &hex[..16]),
+        1 => format!("ghp_{}abcdefghijklmnopqrstuvwxyz{seed:010}", "X"),
+        2 => format!("sk_live_{}", hex.to_lowercase()),
+        3 => format!("xoxb-{seed}-abcdefghij"),
+        4 => format!("eyJhbGciOi{seed}.eyJzdWIiOi{seed}.sig"),
+        _ => format!("postgres://app:pw{seed}@db/x"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// No summary states a credential: a secret-shaped value appears in
+    /// the output only inside an element shown whole.
+    #[test]
+    fn summaries_never_state_a_credential(
+        kind in 0usize..6,
+        n in 12usize..80,
+        constant in any::<bool>(),
+        few in any::<bool>(),
+    ) {
+        let items: Vec<Value> = (0..n)
+            .map(|i| {
+                let seed = if constant { 7 } else if few { (i % 3) as u32 } else { i as u32 };
+                serde_json::json!({"id": i, "state": "ok", "dsn": credential(kind, seed)})
+            })
+            .collect();
+        let body = serde_json::to_vec(&Value::Array(items)).unwrap();
+        let Some(out) = testing::compress_json(&body, "") else { return Ok(()); };
+        let shown: Value = serde_json::from_slice(&out).unwrap();
+        let shown_secrets: Vec<String> = shown
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|e| e.get("dsn").and_then(Value::as_str).map(str::to_string))
+            .collect();
+        let text = String::from_utf8(out).unwrap();
+        for seed in 0..n as u32 {
+            let secret = credential(kind, seed);
+            if text.contains(&secret) {
+                prop_assert!(shown_secrets.contains(&secret), "{secret} stated in a summary: {text}");
+            }
+        }
+    }
+}

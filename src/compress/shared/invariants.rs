@@ -400,12 +400,18 @@ pub fn summary_of<'a>(n: usize, mut fill: impl FnMut(usize, &mut Unit<'a>), elid
         if a.name.is_empty() || a.name.len() > MAX_NAME || is_secret_name(a.name) {
             continue;
         }
-        let mut push = |kind, text| {
+        // An entry holding a credential-shaped value is dropped, like the
+        // entry of a secret-named field (secrets.rs).
+        let mut push = |kind, text: String| {
+            if super::secrets::holds_credential(&text) {
+                return false;
+            }
             entries.push(Entry {
                 kind,
                 text,
                 selected: true,
-            })
+            });
+            true
         };
         if a.seen == n && a.constant {
             if value_usable(a.first) {
@@ -422,8 +428,9 @@ pub fn summary_of<'a>(n: usize, mut fill: impl FnMut(usize, &mut Unit<'a>), elid
             push(k, t);
         } else if a.cov_usable && coverage_entries < MAX_COVERAGE_ENTRIES {
             if let Some((k, t)) = coverage(a, n) {
-                coverage_entries += 1;
-                push(k, t);
+                if push(k, t) {
+                    coverage_entries += 1;
+                }
             }
         }
     }

@@ -6,6 +6,7 @@ pub mod kinds;
 pub mod lines;
 pub mod relevance;
 pub mod robust;
+pub mod secrets;
 
 /// Maximal runs of dropped units (`keep[i]` false), in order: each becomes
 /// one marker, or stays as it is when a marker would not pay.
