@@ -33,7 +33,12 @@ pub const TYPES: [ContentType; 10] = [
 /// Detects the content type of a payload (peeling up to four wrappers).
 pub fn detect(input: &[u8]) -> ContentType {
     let (body, _) = unwrap::unwrap(input);
-    detect_body(&body, false).0
+    detect_unwrapped(&body)
+}
+
+/// [`detect`] for a body already unwrapped.
+pub fn detect_unwrapped(body: &[u8]) -> ContentType {
+    detect_body(body, false).0
 }
 
 /// What detection parsed on the way to its answer, for the compressor.

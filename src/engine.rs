@@ -48,6 +48,21 @@ pub struct Outcome {
     pub report: Report,
     /// Why it passed through, when it did.
     pub pass_through: Option<PassThrough>,
+    /// What `--explain` tells besides the pass-through reason.
+    pub account: Account,
+}
+
+/// How the engine got to its answer, for `--explain`: every fact comes
+/// from the decision itself.
+#[derive(Debug, Default, Clone)]
+pub struct Account {
+    /// The type was forced with `--type`.
+    pub forced: bool,
+    /// Wrappers peeled before detection, outermost first.
+    pub peeled: Vec<&'static str>,
+    /// The compressor's account of kept and dropped units, when it
+    /// selected units.
+    pub trace: Option<compress::Trace>,
 }
 
 /// Compresses `input` (engine.md §1).
@@ -57,6 +72,11 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
         let counter = scope.spawn(|| tokens::count(input));
         let (body, layers) = unwrap::unwrap(input);
         clock.mark("unwrap");
+        let mut account = Account {
+            forced: opts.forced_type.is_some(),
+            peeled: layers.iter().map(unwrap::Wrapper::name).collect(),
+            trace: None,
+        };
         let (ct, parsed) = match &opts.forced_type {
             Some(t) => (t.clone(), Parsed::Nothing),
             None => detect::detect_parsed(&body),
@@ -81,6 +101,7 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
             // when no wrapper goes back around them.
             let known = c.tokens.filter(|_| layers.is_empty());
             let out = unwrap::rewrap(c.bytes, &layers);
+            account.trace = c.trace;
             if out.as_slice() == input {
                 return Err(PassThrough::Unchanged);
             }
@@ -110,6 +131,7 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
                 },
             },
             pass_through: Some(why),
+            account: account.clone(),
         };
         let (out, reported, after, metadata) = match candidate {
             Ok(c) => c,
@@ -159,6 +181,7 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
                 error: None,
             },
             pass_through: None,
+            account,
         }
     })
 }

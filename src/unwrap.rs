@@ -22,6 +22,16 @@ pub enum Wrapper {
     File { prefix: Vec<u8>, suffix: Vec<u8> },
 }
 
+impl Wrapper {
+    /// What the layer is, for `--explain`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Wrapper::Gutter { .. } => "line-number gutter",
+            Wrapper::File { .. } => "<file> wrapper",
+        }
+    }
+}
+
 /// Peels up to [`MAX_LAYERS`] wrappers, outermost first. The body borrows
 /// the input when nothing was peeled.
 pub fn unwrap(input: &[u8]) -> (std::borrow::Cow<'_, [u8]>, Vec<Wrapper>) {

@@ -18,3 +18,5 @@ mod properties;
 mod schemas;
 #[path = "integration/store.rs"]
 mod store;
+#[path = "integration/ux.rs"]
+mod ux;

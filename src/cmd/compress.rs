@@ -5,11 +5,20 @@ use crate::content_type::ContentType;
 use crate::engine::{self, Options};
 use crate::error::{Error, Result};
 use crate::go::unicode::equal_fold_ascii;
-use crate::store::{Store, StoreEnv};
 
-/// Parses the flags left to right; the error is the fatal message.
-fn parse_args(args: &[String]) -> std::result::Result<Options, String> {
+/// What the flags ask for besides the engine's options.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Extra {
+    explain: bool,
+    help: bool,
+}
+
+/// Parses the flags left to right (the error is the fatal message),
+/// including this project's own: `--explain`, and `--help`/`-h` in a flag
+/// position (not as a flag's value).
+fn parse_all(args: &[String]) -> std::result::Result<(Options, Extra), String> {
     let mut opts = Options::default();
+    let mut extra = Extra::default();
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -35,11 +44,19 @@ fn parse_args(args: &[String]) -> std::result::Result<Options, String> {
                 opts.query = a["--query=".len()..].to_string();
                 i += 1;
             }
+            "--explain" => {
+                extra.explain = true;
+                i += 1;
+            }
+            "--help" | "-h" => {
+                extra.help = true;
+                return Ok((opts, extra));
+            }
             _ => return Err(format!("unknown compress flag: {a}")),
         }
     }
     opts.toon_best_of = std::env::var("CAVE_ENGINE_TOON").is_ok_and(|v| is_best_of(&v));
-    Ok(opts)
+    Ok((opts, extra))
 }
 
 /// Go `strings.EqualFold(v, "best-of")` (simple folding: `ſ` is `s`).
@@ -48,14 +65,23 @@ fn is_best_of(v: &str) -> bool {
 }
 
 pub fn run(args: &[String]) -> Result<()> {
-    let opts = parse_args(args).map_err(Error::fatal)?;
+    let (opts, extra) = parse_all(args).map_err(Error::fatal)?;
+    if extra.help {
+        return super::help(&["compress"]);
+    }
     let input = read_stdin()?;
-    let store = Store::open(&StoreEnv::from_process()).map_err(|e| Error::fatal(e.to_string()))?;
+    let store = super::open_store()?;
     let outcome = engine::compress(&input, &opts, &store);
     let out = outcome.output.as_deref().unwrap_or(&input);
     write_stdout(out).map_err(|e| Error::fatal(format!("compress: write stdout: {e}")))?;
     write_stderr_line(&outcome.report.to_json())
-        .map_err(|e| Error::fatal(format!("compress: write report: {e}")))
+        .map_err(|e| Error::fatal(format!("compress: write report: {e}")))?;
+    if extra.explain {
+        for line in super::explain::compress(&outcome) {
+            let _ = write_stderr_line(line.as_bytes());
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -64,6 +90,10 @@ mod tests {
 
     fn args(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn parse_args(a: &[String]) -> std::result::Result<Options, String> {
+        parse_all(a).map(|(o, _)| o)
     }
 
     #[test]
@@ -96,6 +126,17 @@ mod tests {
         assert_eq!(o.query, "--type");
         let o = parse_args(&args(&["--query=a b"])).unwrap();
         assert_eq!(o.query, "a b");
+    }
+
+    #[test]
+    fn explain_and_help_flags() {
+        let (_, e) = parse_all(&args(&["--explain", "--type", "json"])).unwrap();
+        assert!(e.explain && !e.help);
+        let (o, e) = parse_all(&args(&["--query", "--help"])).unwrap();
+        assert_eq!(o.query, "--help");
+        assert!(!e.help);
+        let (_, e) = parse_all(&args(&["--type", "json", "-h", "--bogus"])).unwrap();
+        assert!(e.help);
     }
 
     #[test]

@@ -1,37 +1,125 @@
 //! The command line: one module per subcommand, each turning its arguments
 //! into options and calling the core. Commands return [`Result`]; the
-//! binary prints the error and exits with its code in one place.
+//! binary prints the error and exits with its code in one place. Help,
+//! completions and the man page come from one description ([`cli`]).
 
+mod cli;
 mod compress;
 mod detect;
+mod explain;
 mod io;
 mod retrieve;
 mod stats;
+mod store;
 mod toon;
 
 pub use io::MAX_STDIN;
 
 use crate::error::{Error, Result};
 
-/// The reference's help line (spec/cli.md §1), kept for the no-argument
-/// form; `registry`, `pixel` and `evals` are not part of this build.
-const HELP: &str =
-    "caveman-engine compress | detect | retrieve <handle> | stats | toon encode|decode";
+/// The reference's help line (spec/cli.md §1), printed on stderr by the
+/// bare command, byte for byte; `--help` prints the real usage.
+const HELP_LINE: &str = "caveman-engine compress | detect | retrieve <handle> | stats | registry | toon encode|decode | pixel render|simulate | evals run [--fixtures DIR]";
+
+/// Opens the recovery store from the environment. The refusal messages
+/// are the reference's (scripts match them); when a person reads stderr
+/// on a terminal, a second line says what the store is and how to fix it.
+fn open_store() -> Result<crate::store::Store> {
+    use crate::store::{Store, StoreEnv};
+    Store::open(&StoreEnv::from_process()).map_err(|e| {
+        let mut msg = e.to_string();
+        // SAFETY: isatty has no preconditions.
+        let tty = unsafe { libc::isatty(2) } == 1;
+        if tty && msg.ends_with("is group/world writable") {
+            msg.push_str(
+                "\n  hint: that directory holds caveman's recovery store (plain files, no \
+                 SQLite); make it private with `chmod go-w` on it, or set CAVEMAN_CCR_DIR \
+                 to a directory only you can write",
+            );
+        }
+        Error::fatal(msg)
+    })
+}
+
+/// Whether `arg` asks for help.
+fn is_help(arg: &str) -> bool {
+    arg == "--help" || arg == "-h"
+}
+
+fn print(text: &str) -> Result<()> {
+    io::write_stdout(text.as_bytes()).map_err(|e| Error::fatal(format!("write stdout: {e}")))
+}
+
+/// Help for `path` (a command and its subcommand) on stdout.
+fn help(path: &[&str]) -> Result<()> {
+    match cli::help(path) {
+        Some(text) => print(&text),
+        None => Err(Error::usage(format!(
+            "unknown caveman-engine subcommand: {}",
+            path.join(" ")
+        ))),
+    }
+}
+
+fn version(verbose: bool) -> Result<()> {
+    let mut text = format!("caveman-engine {}\n", env!("CARGO_PKG_VERSION"));
+    if verbose {
+        text.push_str(&format!(
+            "o200k_base vocabulary: blake3 {}\nstore format: CCR1 (one file per handle)\n",
+            crate::tokens::vocab::checksum()
+        ));
+    }
+    print(&text)
+}
 
 /// Runs the command named by `args[1]` (`args[0]` is the program).
 pub fn run(args: &[String]) -> Result<()> {
-    let sub = args.get(1).map(String::as_str).unwrap_or("help");
+    let Some(sub) = args.get(1).map(String::as_str) else {
+        io::print_stderr_line(HELP_LINE);
+        return Ok(());
+    };
     let rest = args.get(2..).unwrap_or(&[]);
+    // `CMD --help` / `CMD -h` prints help without reading stdin. For
+    // `compress` a flag's value may itself be `--help` (`--query --help`),
+    // so compress looks for it among its flags.
+    let first_is_help = rest.first().is_some_and(|a| is_help(a));
     match sub {
         "compress" => compress::run(rest),
-        "detect" => detect::run(),
+        "detect" if rest.iter().any(|a| is_help(a)) => help(&["detect"]),
+        "detect" => detect::run(rest),
+        "retrieve" | "stats" | "toon" | "mcp" if first_is_help => help(&[sub]),
         "retrieve" => retrieve::run(rest),
         "stats" => stats::run(),
         "toon" => toon::run(rest),
+        "store" => match rest.first().map(String::as_str) {
+            None => help(&["store"]),
+            Some(a) if is_help(a) => help(&["store"]),
+            Some(verb) if rest.get(1).is_some_and(|a| is_help(a)) => help(&["store", verb]),
+            Some(_) => store::run(rest),
+        },
+        "mcp" => Err(Error::fatal("mcp: pending")),
         "help" | "--help" | "-h" => {
-            io::print_stderr_line(HELP);
-            Ok(())
+            let path: Vec<&str> = rest.iter().map(String::as_str).collect();
+            help(&path)
         }
+        "version" | "--version" | "-V" => {
+            version(rest.iter().any(|a| a == "--verbose" || a == "-v"))
+        }
+        "completions" => match rest.first().map(String::as_str) {
+            Some(a) if is_help(a) => help(&["completions"]),
+            Some(shell) => match cli::completions(shell) {
+                Some(script) => io::write_stdout(&script)
+                    .map_err(|e| Error::fatal(format!("write stdout: {e}"))),
+                None => Err(Error::usage(format!(
+                    "completions: unknown shell {shell:?} (bash, zsh or fish)"
+                ))),
+            },
+            None => Err(Error::usage(
+                "usage: caveman-engine completions bash|zsh|fish",
+            )),
+        },
+        "man" => io::write_stdout(&cli::man_page())
+            .map_err(|e| Error::fatal(format!("write stdout: {e}"))),
         // cli.md §9: `pixel` with no verb is a usage error (exit 2).
         "pixel" if rest.is_empty() => {
             Err(Error::usage("usage: caveman-engine pixel render|simulate"))

@@ -2,7 +2,6 @@
 
 use super::io::write_stdout;
 use crate::error::{Error, Result};
-use crate::store::{Store, StoreEnv};
 
 pub fn run(args: &[String]) -> Result<()> {
     let Some(handle) = args.first() else {
@@ -10,7 +9,7 @@ pub fn run(args: &[String]) -> Result<()> {
             "usage: caveman-engine retrieve <handle> [query]",
         ));
     };
-    let store = Store::open(&StoreEnv::from_process()).map_err(|e| Error::fatal(e.to_string()))?;
+    let store = super::open_store()?;
     let original = store
         .get(handle)
         .map_err(|e| Error::fatal(format!("retrieve: {e}")))?;

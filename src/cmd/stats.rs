@@ -4,7 +4,7 @@ use super::io::write_stdout;
 use crate::error::{Error, Result};
 use crate::go::json::json_str;
 use crate::go::strconv::format_float;
-use crate::store::{Bucket, Stats, Store, StoreEnv};
+use crate::store::{Bucket, Stats};
 
 fn ratio(b: &Bucket) -> f64 {
     if b.tokens_before == 0 {
@@ -73,7 +73,7 @@ pub fn render(st: &Stats) -> String {
 }
 
 pub fn run() -> Result<()> {
-    let store = Store::open(&StoreEnv::from_process()).map_err(|e| Error::fatal(e.to_string()))?;
+    let store = super::open_store()?;
     let st = store
         .stats()
         .map_err(|e| Error::fatal(format!("stats: {e}")))?;

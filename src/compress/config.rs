@@ -52,7 +52,7 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         _ => config_kind(text),
     }
     .ok_or(Decline("not YAML, TOML or INI the config parser accepts"))?;
-    compress(text, kind, input.query).map(Compressed::new)
+    compress(text, kind, input.query)
 }
 
 /// Leading spaces count 1, TABs 2 (config.md §4).
@@ -66,7 +66,7 @@ fn indentation(line: &str) -> usize {
         .sum()
 }
 
-pub(crate) fn compress(text: &str, kind: ConfigKind, query: &str) -> Result<Vec<u8>, Decline> {
+pub(crate) fn compress(text: &str, kind: ConfigKind, query: &str) -> Result<Compressed, Decline> {
     let doc = Lines::split(text);
     let n = doc.len();
     if n < MIN_LINES {
@@ -114,7 +114,7 @@ pub(crate) fn compress(text: &str, kind: ConfigKind, query: &str) -> Result<Vec<
             toml_structure(&mut keep, &section);
         }
     }
-    let (pieces, _, _) = keep.collapse(|run| {
+    let (pieces, _, trace) = keep.collapse(|run| {
         Some((
             format!(
                 "# \u{2026} {} config lines elided (caveman) \u{2026}",
@@ -136,7 +136,7 @@ pub(crate) fn compress(text: &str, kind: ConfigKind, query: &str) -> Result<Vec<
             return Err(Decline("the YAML view would not parse"));
         }
     }
-    Ok(out)
+    Ok(Compressed::traced(out, trace))
 }
 
 /// YAML structure (config.md §4 step 6): the chain of shallower parents of

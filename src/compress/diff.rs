@@ -13,7 +13,7 @@ const MARKER_TEXT: &str = "context lines elided (caveman)";
 
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
-    compress(text).map(Compressed::new)
+    compress(text)
 }
 
 /// Headers, changes and our own markers (diff.md §3 step 2).
@@ -24,7 +24,7 @@ fn is_structural(line: &str) -> bool {
         || line.contains(MARKER_TEXT)
 }
 
-pub(crate) fn compress(text: &str) -> Result<Vec<u8>, Decline> {
+pub(crate) fn compress(text: &str) -> Result<Compressed, Decline> {
     let doc = Lines::split(text);
     let n = doc.len();
     if n < MIN_LINES {
@@ -45,7 +45,7 @@ pub(crate) fn compress(text: &str) -> Result<Vec<u8>, Decline> {
             }
         }
     }
-    let (pieces, _, _) = keep.collapse(|run| {
+    let (pieces, _, trace) = keep.collapse(|run| {
         let m = format!(
             "\u{2026} {} context lines elided (caveman) \u{2026}",
             run.len()
@@ -55,7 +55,7 @@ pub(crate) fn compress(text: &str) -> Result<Vec<u8>, Decline> {
     if pieces.count() == n {
         return Err(Decline("nothing dropped but single lines"));
     }
-    Ok(join_lines(&doc, &pieces))
+    Ok(Compressed::traced(join_lines(&doc, &pieces), trace))
 }
 
 #[cfg(test)]
@@ -66,7 +66,7 @@ mod tests {
     fn no_structure_is_one_marker() {
         let s: String = (1..=12).map(|k| format!(" ctx {k}\n")).collect();
         assert_eq!(
-            compress(&s).unwrap(),
+            compress(&s).unwrap().bytes,
             "… 12 context lines elided (caveman) …\n".as_bytes()
         );
     }
@@ -81,7 +81,7 @@ mod tests {
         }
         s.push_str("-c\n+d\n ctx 8\n");
         assert_eq!(
-            compress(&s),
+            compress(&s).map(|c| c.bytes),
             Err(Decline("nothing dropped but single lines"))
         );
     }

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use super::shared::invariants::{self, Unit};
 use super::shared::{kinds, relevance, robust};
-use super::{Compressed, Decline, Input};
+use super::{Compressed, Decline, Input, Trace};
 use crate::content_type::Method;
 use crate::detect::Parsed;
 use crate::go::json::{self as gojson, write_json_str, Indexed, Json, Value};
@@ -82,9 +82,9 @@ static ERROR_WORDS: LazyLock<WordSet> = LazyLock::new(|| {
 /// best-of selector under `CAVE_ENGINE_TOON=best-of`.
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     const NOTHING: Decline = Decline("invalid JSON, a second value, or no array collapsed");
-    let elided = |bytes| Compressed {
+    let elided = |(bytes, trace)| Compressed {
         reported: Some((Method::Elision, false)),
-        ..Compressed::new(bytes)
+        ..Compressed::traced(bytes, trace)
     };
     if input.toon_best_of {
         return best_of(input.body, input.query).ok_or(Decline(
@@ -92,8 +92,8 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         ));
     }
     match &input.parsed {
-        Parsed::Json(v) => compress_decoded(input.body, v.root(), input.query),
-        _ => compress(input.body, input.query),
+        Parsed::Json(v) => compress_decoded_traced(input.body, v.root(), input.query),
+        _ => compress_traced(input.body, input.query),
     }
     .map(elided)
     .ok_or(NOTHING)
@@ -131,6 +131,16 @@ fn best_of(body: &[u8], query: &str) -> Option<Compressed> {
 
 /// Compresses a JSON body; `None` when it declines (json.md §3).
 pub fn compress(body: &[u8], query: &str) -> Option<Vec<u8>> {
+    compress_traced(body, query).map(|(bytes, _)| bytes)
+}
+
+/// [`compress_decoded_traced`] without the trace.
+pub fn compress_decoded(body: &[u8], trimmed: Json<'_>, query: &str) -> Option<Vec<u8>> {
+    compress_decoded_traced(body, trimmed, query).map(|(bytes, _)| bytes)
+}
+
+/// [`compress`] with the account of what was kept and why.
+fn compress_traced(body: &[u8], query: &str) -> Option<(Vec<u8>, Trace)> {
     let mut clock = crate::profile::Clock::new("json");
     let v = gojson::decode_go(body).ok()?;
     clock.mark("decode");
@@ -141,7 +151,11 @@ pub fn compress(body: &[u8], query: &str) -> Option<Vec<u8>> {
 /// Unicode spaces trimmed. The elider's own decode reads the untrimmed
 /// body, so it would fail on any space JSON does not allow around the
 /// value (U+00A0, vertical tab, …): decline then, as it would.
-pub fn compress_decoded(body: &[u8], trimmed: Json<'_>, query: &str) -> Option<Vec<u8>> {
+fn compress_decoded_traced(
+    body: &[u8],
+    trimmed: Json<'_>,
+    query: &str,
+) -> Option<(Vec<u8>, Trace)> {
     let t = crate::go::unicode::trim_space(body);
     let lead = t.as_ptr() as usize - body.as_ptr() as usize;
     let json_ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
@@ -165,19 +179,20 @@ fn walk_value(
     size: usize,
     query: &str,
     clock: crate::profile::Clock,
-) -> Option<Vec<u8>> {
+) -> Option<(Vec<u8>, Trace)> {
     let mut w = Walker {
         query,
         collapsed: false,
         out: Vec::with_capacity(size),
         clock,
+        trace: Trace::default(),
     };
     w.walk(v, false);
     w.clock.mark("walk, emit");
     if !w.collapsed {
         return None;
     }
-    Some(w.out)
+    Some((w.out, w.trace))
 }
 
 struct Walker<'q> {
@@ -185,6 +200,8 @@ struct Walker<'q> {
     collapsed: bool,
     out: Vec<u8>,
     clock: crate::profile::Clock,
+    /// Elements kept per reason and dropped, over every array.
+    trace: Trace,
 }
 
 fn holds_marker(items: gojson::Items<'_>) -> bool {
@@ -401,13 +418,22 @@ impl Walker<'_> {
             self.clock.mark("docs, errors");
         }
         let mut keep = errors;
+        let mut counted = keep.iter().filter(|&&k| k).count();
+        self.trace.add("error word", counted);
+        let mut account = |trace: &mut Trace, keep: &[bool], reason| {
+            let now = keep.iter().filter(|&&k| k).count();
+            trace.add(reason, now - counted);
+            counted = now;
+        };
         for k in keep.iter_mut().take(HEAD) {
             *k = true;
         }
         for k in keep.iter_mut().skip(n - TAIL) {
             *k = true;
         }
+        account(&mut self.trace, &keep, "head/tail");
         self.numeric_rules(items, &lens, &mut keep);
+        account(&mut self.trace, &keep, "anomaly or change point");
         if big {
             self.clock.mark("numeric rules");
         }
@@ -418,8 +444,10 @@ impl Walker<'_> {
             for i in relevance::candidates(&scores, &keep).into_iter().take(room) {
                 keep[i] = true;
             }
+            account(&mut self.trace, &keep, "query");
         }
         kinds::guard(|i| kinds::profile(&doc_of(items.get(i))), &mut keep);
+        account(&mut self.trace, &keep, "one of each kind");
         if big {
             self.clock.mark("kind guard");
         }
@@ -561,6 +589,11 @@ impl Walker<'_> {
         let r = run.len();
         let cost = summary.len() + MARKER_OVERHEAD;
         let worth = r >= 3 || (!summary.is_empty() && 2 * cost <= elided);
+        if worth {
+            self.trace.dropped += r;
+        } else {
+            self.trace.add("marker would not pay", r);
+        }
         if !worth {
             for i in run {
                 self.emit_element(items.get(i), first);

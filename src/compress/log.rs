@@ -46,12 +46,12 @@ fn is_marker(line: &str) -> bool {
 
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
-    compress(text, input.query).map(Compressed::new)
+    compress(text, input.query)
 }
 
 /// The log view of `text` (log.md §3). Every line kept returns the input
 /// unchanged: the engine then passes it through.
-pub(crate) fn compress(text: &str, query: &str) -> Result<Vec<u8>, Decline> {
+pub(crate) fn compress(text: &str, query: &str) -> Result<Compressed, Decline> {
     let mut clock = crate::profile::Clock::new("log");
     let doc = Lines::split(text);
     let n = doc.len();
@@ -90,14 +90,14 @@ pub(crate) fn compress(text: &str, query: &str) -> Result<Vec<u8>, Decline> {
     clock.mark("query");
     keep.guard(|i| doc.lines[i]);
     clock.mark("kind guard");
-    let (mut pieces, dropped_bytes, _trace) = keep.collapse(|run| marker_for(&doc.lines, run));
+    let (mut pieces, dropped_bytes, trace) = keep.collapse(|run| marker_for(&doc.lines, run));
     clock.mark("markers");
     if dropped_bytes >= CONTRACT_THRESHOLD && !text.contains(NOTE_PREFIX) {
         pieces.marker(CONTRACT.to_string());
     }
     let out = join_lines(&doc, &pieces);
     clock.mark("join");
-    Ok(out)
+    Ok(Compressed::traced(out, trace))
 }
 
 /// The marker of a run of dropped lines and the bytes it replaces, or
@@ -353,11 +353,11 @@ mod tests {
             s.push_str(&format!("[INFO] step {k} ok\n"));
         }
         s.push_str("[ERROR] kaboom: undefined symbol\n  at frame (file.go:10)\n[INFO] done\n");
-        let out = String::from_utf8(compress(&s, "").unwrap()).unwrap();
+        let out = String::from_utf8(compress(&s, "").unwrap().bytes).unwrap();
         assert_eq!(
             out,
             "[INFO] starting\n[INFO] step 0 ok\n… 49 lines elided (caveman) …\n[ERROR] kaboom: undefined symbol\n  at frame (file.go:10)\n[INFO] done\n"
         );
-        assert_eq!(compress(&out, "").unwrap(), out.as_bytes());
+        assert_eq!(compress(&out, "").unwrap().bytes, out.as_bytes());
     }
 }

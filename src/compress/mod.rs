@@ -37,6 +37,8 @@ pub(crate) struct Input<'a> {
     pub toon_best_of: bool,
 }
 
+pub use shared::lines::Trace;
+
 /// A compressor's view of the body.
 #[derive(Debug)]
 pub struct Compressed {
@@ -49,6 +51,9 @@ pub struct Compressed {
     pub tokens: Option<usize>,
     /// Recovery metadata stored beside the original (only a11y has any).
     pub metadata: Vec<u8>,
+    /// Why units were kept and how many were dropped, for `--explain`
+    /// (compressors that select units fill it).
+    pub trace: Option<Trace>,
 }
 
 impl Compressed {
@@ -59,6 +64,15 @@ impl Compressed {
             reported: None,
             tokens: None,
             metadata: Vec::new(),
+            trace: None,
+        }
+    }
+
+    /// A view with the account of its selection.
+    pub fn traced(bytes: Vec<u8>, trace: Trace) -> Compressed {
+        Compressed {
+            trace: Some(trace),
+            ..Compressed::new(bytes)
         }
     }
 }

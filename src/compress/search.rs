@@ -28,10 +28,10 @@ static SIGNAL: LazyLock<WordSet> = LazyLock::new(|| {
 
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
-    compress(text, input.query).map(Compressed::new)
+    compress(text, input.query)
 }
 
-pub(crate) fn compress(text: &str, query: &str) -> Result<Vec<u8>, Decline> {
+pub(crate) fn compress(text: &str, query: &str) -> Result<Compressed, Decline> {
     let doc = Lines::split(text);
     let n = doc.len();
     if n < MIN_LINES {
@@ -49,7 +49,7 @@ pub(crate) fn compress(text: &str, query: &str) -> Result<Vec<u8>, Decline> {
     }
     keep.fill_query(query, QUERY_FILL, |i| doc.lines[i].into());
     keep.guard(|i| doc.lines[i]);
-    let (pieces, _, _) = keep.collapse(|run| {
+    let (pieces, _, trace) = keep.collapse(|run| {
         let m = format!(
             "\u{2026} {} search result lines elided (caveman) \u{2026}",
             run.len()
@@ -59,5 +59,5 @@ pub(crate) fn compress(text: &str, query: &str) -> Result<Vec<u8>, Decline> {
     if pieces.count() == n {
         return Err(Decline("nothing dropped but single lines"));
     }
-    Ok(join_lines(&doc, &pieces))
+    Ok(Compressed::traced(join_lines(&doc, &pieces), trace))
 }

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use super::shared::invariants::{self, Unit};
 use super::shared::{kinds, relevance};
-use super::{Compressed, Decline, Input};
+use super::{Compressed, Decline, Input, Trace};
 use crate::detect::Parsed;
 use crate::go::regexp::WordSet;
 use crate::go::strconv;
@@ -52,18 +52,29 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
 
 /// The `tabular` registry row, on the table detection parsed when it did.
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
-    match &input.parsed {
-        Parsed::Table(t) => compress_parsed(input.body, t, input.query),
-        _ => compress(input.body, input.query),
-    }
-    .map(Compressed::new)
-    .ok_or(Decline(
-        "not a table, already compressed, too few rows, no run collapsed, or not smaller",
-    ))
+    let traced = match &input.parsed {
+        Parsed::Table(t) if !contains(input.body, MARKER_GUARD) => sample(
+            input.body,
+            t,
+            input.query,
+            crate::profile::Clock::new("tabular"),
+        ),
+        Parsed::Table(_) => None,
+        _ => parse_and_sample(input.body, input.query),
+    };
+    traced
+        .map(|(bytes, trace)| Compressed::traced(bytes, trace))
+        .ok_or(Decline(
+            "not a table, already compressed, too few rows, no run collapsed, or not smaller",
+        ))
 }
 
 /// Compresses a table; `None` when it declines (tabular.md §2).
 pub fn compress(input: &[u8], query: &str) -> Option<Vec<u8>> {
+    parse_and_sample(input, query).map(|(bytes, _)| bytes)
+}
+
+fn parse_and_sample(input: &[u8], query: &str) -> Option<(Vec<u8>, Trace)> {
     if contains(input, MARKER_GUARD) {
         return None;
     }
@@ -78,7 +89,7 @@ pub fn compress_parsed(input: &[u8], t: &Table<'_>, query: &str) -> Option<Vec<u
     if contains(input, MARKER_GUARD) {
         return None;
     }
-    sample(input, t, query, crate::profile::Clock::new("tabular"))
+    sample(input, t, query, crate::profile::Clock::new("tabular")).map(|(bytes, _)| bytes)
 }
 
 fn sample(
@@ -86,7 +97,7 @@ fn sample(
     t: &Table<'_>,
     query: &str,
     mut clock: crate::profile::Clock,
-) -> Option<Vec<u8>> {
+) -> Option<(Vec<u8>, Trace)> {
     let hr = t.header_rows();
     let n = t.rows.len();
     if n < MIN_ROWS || n <= hr + 6 {
@@ -113,17 +124,27 @@ fn sample(
     })
     .concat();
     let mut keep = vec![false; n];
+    let mut trace = Trace::default();
+    let mut counted = 0;
+    let mut account = |trace: &mut Trace, keep: &[bool], reason| {
+        let now = keep.iter().filter(|&&k| k).count();
+        trace.add(reason, now - counted);
+        counted = now;
+    };
     for k in keep.iter_mut().take(hr + HEAD) {
         *k = true;
     }
     for k in keep.iter_mut().skip(n.saturating_sub(TAIL).max(hr)) {
         *k = true;
     }
+    account(&mut trace, &keep, "header, head/tail");
     for (k, &failure) in keep.iter_mut().zip(&failures) {
         *k |= failure;
     }
+    account(&mut trace, &keep, "failure word");
     clock.mark("docs, failures");
     extrema(t, &mut keep);
+    account(&mut trace, &keep, "column minimum or maximum");
     clock.mark("extrema");
     if !query.is_empty() {
         let scores = relevance::scores_of(query, n, |i| doc_of(i).into());
@@ -133,14 +154,19 @@ fn sample(
         {
             keep[i] = true;
         }
+        account(&mut trace, &keep, "query");
     }
     clock.mark("query");
     kinds::guard(|i| kinds::profile(&doc_of(i)), &mut keep);
+    account(&mut trace, &keep, "one of each kind");
     clock.mark("kind guard");
     let (mut rows, dropped) = emit(t, &keep);
     if rows.len() >= n {
         return None;
     }
+    let shown = rows.iter().filter(|r| matches!(r, Out::Row(_))).count();
+    trace.add("marker would not pay", shown - counted);
+    trace.dropped = n - shown;
     if dropped >= CONTRACT_THRESHOLD {
         rows.push(Out::Marker(Cow::Borrowed(CONTRACT)));
     }
@@ -150,7 +176,7 @@ fn sample(
     if out.len() >= input.len() {
         return None;
     }
-    Some(out)
+    Some((out, trace))
 }
 
 /// Keeps each mostly-numeric column's first minimum and maximum row.

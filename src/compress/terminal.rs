@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::shared::lines::{join_lines, Keep, Lines, Pieces};
-use super::{Compressed, Decline, Input};
+use super::{Compressed, Decline, Input, Trace};
 use crate::go::regexp;
 
 /// Lines kept at the start and at the end.
@@ -32,11 +32,11 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         return Err(Decline("empty input"));
     }
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
-    compress(text).map(Compressed::new)
+    compress(text)
 }
 
 /// The terminal view of `text` (terminal.md §3).
-pub(crate) fn compress(text: &str) -> Result<Vec<u8>, Decline> {
+pub(crate) fn compress(text: &str) -> Result<Compressed, Decline> {
     let raw = Lines::split(text);
     let cleaned: Vec<Cow<'_, str>> = crate::par::map(crate::par::ranges(raw.len(), 8192), |r| {
         r.map(|i| clean(raw.lines[i])).collect::<Vec<_>>()
@@ -48,6 +48,7 @@ pub(crate) fn compress(text: &str) -> Result<Vec<u8>, Decline> {
         cr: raw.cr,
     };
     let n = doc.len();
+    let mut trace = Trace::default();
     let out = if n < MIN_LINES {
         join_lines(&doc, &Pieces::all(n))
     } else {
@@ -70,12 +71,13 @@ pub(crate) fn compress(text: &str) -> Result<Vec<u8>, Decline> {
             }
         }
         keep.guard(|i| doc.lines[i]);
-        let (pieces, _, _) = keep.collapse(|run| {
+        let (pieces, _, t) = keep.collapse(|run| {
             Some((
                 format!("\u{2026} {} lines elided (caveman) \u{2026}", run.len()),
                 0,
             ))
         });
+        trace = t;
         join_lines(&doc, &pieces)
     };
     if out.is_empty() {
@@ -84,7 +86,7 @@ pub(crate) fn compress(text: &str) -> Result<Vec<u8>, Decline> {
     if out == text.as_bytes() {
         return Err(Decline("nothing to clean or drop"));
     }
-    Ok(out)
+    Ok(Compressed::traced(out, trace))
 }
 
 /// One line cleaned (terminal.md §3 step 2): its final CR set aside, the
@@ -173,7 +175,9 @@ mod tests {
     use super::*;
 
     fn view(s: &str) -> Option<String> {
-        compress(s).ok().map(|b| String::from_utf8(b).unwrap())
+        compress(s)
+            .ok()
+            .map(|c| String::from_utf8(c.bytes).unwrap())
     }
 
     #[test]

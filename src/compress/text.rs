@@ -66,10 +66,10 @@ static NOISE: LazyLock<[(Regex, &'static str); 4]> = LazyLock::new(|| {
 
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
-    compress(text, input.query).map(Compressed::new)
+    compress(text, input.query)
 }
 
-pub(crate) fn compress(text: &str, query: &str) -> Result<Vec<u8>, Decline> {
+pub(crate) fn compress(text: &str, query: &str) -> Result<Compressed, Decline> {
     let trimmed = text.trim();
     if trimmed.len() < MIN_BYTES {
         return Err(Decline("under 1600 bytes"));
@@ -101,7 +101,7 @@ pub(crate) fn compress(text: &str, query: &str) -> Result<Vec<u8>, Decline> {
     }
     keep.fill_query(query, QUERY_FILL, |i| sections[i].into());
     keep.guard(|i| sections[i]);
-    let (pieces, _, _) = keep.collapse(|run| {
+    let (pieces, _, trace) = keep.collapse(|run| {
         Some((
             format!("\u{2026} {} sections elided (caveman) \u{2026}", run.len()),
             0,
@@ -110,7 +110,10 @@ pub(crate) fn compress(text: &str, query: &str) -> Result<Vec<u8>, Decline> {
     if pieces.count() == n {
         return Err(Decline("nothing dropped but single sections"));
     }
-    Ok(join(&pieces, &sections, "\n\n", "", ""))
+    Ok(Compressed::traced(
+        join(&pieces, &sections, "\n\n", "", ""),
+        trace,
+    ))
 }
 
 /// Script, style and svg blocks replaced by a marker, comments removed.

@@ -20,7 +20,7 @@ mod merge;
 mod split;
 #[cfg(test)]
 mod tests;
-mod vocab;
+pub(crate) mod vocab;
 pub(crate) mod vocab_hash;
 
 use cache::{Pending, PieceCache, RankCache, CACHED_PIECE, LINEAR_PIECE, LINEAR_TEXT};

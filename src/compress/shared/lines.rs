@@ -123,6 +123,20 @@ pub struct Trace {
     pub dropped: usize,
 }
 
+impl Trace {
+    /// Counts `n` more units kept for `reason` (reasons in first-use
+    /// order; zero counts are not listed).
+    pub fn add(&mut self, reason: &'static str, n: usize) {
+        if n == 0 {
+            return;
+        }
+        match self.kept.iter_mut().find(|r| r.0 == reason) {
+            Some(r) => r.1 += n,
+            None => self.kept.push((reason, n)),
+        }
+    }
+}
+
 /// Keep flags with the reason each unit was first kept.
 #[derive(Debug)]
 pub(crate) struct Keep {
