@@ -15,6 +15,9 @@ pub enum ErrorKind {
     /// The reader of stdout went away: nothing more to say, exit 0 (as
     /// ripgrep and xsv do).
     BrokenPipe,
+    /// Already reported (the MCP server logs its own errors): exit with
+    /// this code, print nothing.
+    Exit(i32),
 }
 
 /// A failed command, with the exact text the reference prints.
@@ -49,6 +52,14 @@ impl Error {
         }
     }
 
+    /// An exit with `code` whose reason was already reported.
+    pub fn exit(code: i32) -> Error {
+        Error {
+            kind: ErrorKind::Exit(code),
+            message: String::new(),
+        }
+    }
+
     pub fn kind(&self) -> &ErrorKind {
         &self.kind
     }
@@ -59,13 +70,14 @@ impl Error {
             ErrorKind::Fatal => 1,
             ErrorKind::Usage => 2,
             ErrorKind::BrokenPipe => 0,
+            ErrorKind::Exit(code) => code,
         }
     }
 
     /// The line to print on stderr (without its newline), if any.
     pub fn message(&self) -> Option<&str> {
         match self.kind {
-            ErrorKind::BrokenPipe => None,
+            ErrorKind::BrokenPipe | ErrorKind::Exit(_) => None,
             _ => Some(&self.message),
         }
     }

@@ -16,6 +16,7 @@ pub mod engine;
 pub mod error;
 pub(crate) mod go;
 pub(crate) mod gofmt;
+pub mod mcp;
 pub(crate) mod narrow;
 pub(crate) mod par;
 pub(crate) mod profile;

@@ -12,6 +12,8 @@ mod golden;
 mod hardening;
 #[path = "integration/lines.rs"]
 mod lines;
+#[path = "integration/mcp.rs"]
+mod mcp;
 #[path = "integration/properties.rs"]
 mod properties;
 #[path = "integration/schemas.rs"]

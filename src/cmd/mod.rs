@@ -97,7 +97,10 @@ pub fn run(args: &[String]) -> Result<()> {
             Some(verb) if rest.get(1).is_some_and(|a| is_help(a)) => help(&["store", verb]),
             Some(_) => store::run(rest),
         },
-        "mcp" => Err(Error::fatal("mcp: pending")),
+        "mcp" => match crate::mcp::main(rest) {
+            0 => Ok(()),
+            code => Err(Error::exit(code)),
+        },
         "help" | "--help" | "-h" => {
             let path: Vec<&str> = rest.iter().map(String::as_str).collect();
             help(&path)

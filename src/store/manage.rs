@@ -49,6 +49,9 @@ impl Store {
     /// Every record, oldest use first (ties by handle).
     pub fn list(&self) -> Result<Vec<Entry>, String> {
         self.usable()?;
+        if self.is_in_memory() {
+            return Err("an in-memory store has no records to manage".into());
+        }
         let mut out = Vec::new();
         for h in self.handles().map_err(|e| go_errno(&e))? {
             let path = self.record_path(&h);
@@ -87,6 +90,9 @@ impl Store {
     /// none.
     pub fn remove(&self, handle: &str) -> Result<bool, String> {
         self.usable()?;
+        if self.is_in_memory() {
+            return Err("an in-memory store has no records to manage".into());
+        }
         let Some(h) = Handle::parse(handle) else {
             return Ok(false);
         };
@@ -144,6 +150,9 @@ impl Store {
     /// Reads every record through all of its checks.
     pub fn verify(&self) -> Result<Verified, String> {
         self.usable()?;
+        if self.is_in_memory() {
+            return Err("an in-memory store has no records to manage".into());
+        }
         let mut v = Verified::default();
         for h in self.handles().map_err(|e| go_errno(&e))? {
             match self.read_verified(&h) {

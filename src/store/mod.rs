@@ -11,6 +11,7 @@
 
 mod lock;
 mod manage;
+mod memory;
 mod record;
 #[cfg(test)]
 mod tests;
@@ -152,6 +153,8 @@ pub struct Store {
     /// Why the directory may not be used (another user owns it, or others
     /// can write to it): puts fail, reads are refused.
     refused: Option<String>,
+    /// Set for an in-memory store: records live here, not in `dir`.
+    memory: Option<memory::Memory>,
 }
 
 /// Environment the store is opened from (read once at the binary edge).
@@ -321,7 +324,24 @@ impl Store {
             dir,
             budget,
             refused,
+            memory: None,
         })
+    }
+
+    /// A store held in memory, gone with the process (the MCP server's
+    /// ephemeral store), with the default budget.
+    pub fn in_memory() -> Store {
+        Store {
+            dir: PathBuf::new(),
+            budget: DEFAULT_BUDGET,
+            refused: None,
+            memory: Some(memory::Memory::default()),
+        }
+    }
+
+    /// True for [`Store::in_memory`].
+    pub fn is_in_memory(&self) -> bool {
+        self.memory.is_some()
     }
 
     pub fn dir(&self) -> &Path {
@@ -332,7 +352,8 @@ impl Store {
         self.budget
     }
 
-    /// Fails when the directory may not be used.
+    /// Fails when the directory may not be used, or for management
+    /// commands on an in-memory store.
     fn usable(&self) -> Result<(), String> {
         match &self.refused {
             Some(why) => Err(why.clone()),
@@ -375,6 +396,9 @@ impl Store {
     pub fn get(&self, handle: &str) -> Result<Vec<u8>, GetError> {
         self.usable().map_err(GetError::Io)?;
         let h = Handle::parse(handle).ok_or(GetError::NotFound)?;
+        if let Some(m) = &self.memory {
+            return m.get(&h).map(|(original, _)| original);
+        }
         self.read_verified(&h).map(|(_, original, _)| original)
     }
 
@@ -382,6 +406,9 @@ impl Store {
     pub fn metadata(&self, handle: &str) -> Result<Vec<u8>, GetError> {
         self.usable().map_err(GetError::Io)?;
         let h = Handle::parse(handle).ok_or(GetError::NotFound)?;
+        if let Some(m) = &self.memory {
+            return m.get(&h).map(|(_, metadata)| metadata);
+        }
         self.read_verified(&h).map(|(_, _, metadata)| metadata)
     }
 
@@ -454,6 +481,9 @@ impl Store {
     pub(crate) fn put_as(&self, h: Handle, rec: &NewRecord<'_>) -> Result<Handle, PutError> {
         debug_assert_eq!(h, Handle::of(rec.original));
         self.usable().map_err(PutError::Io)?;
+        if let Some(m) = &self.memory {
+            return m.put(h, rec, self.budget);
+        }
         let io_err = |e: io::Error| PutError::Io(go_errno(&e));
         let _lock = lock::acquire(&self.dir).map_err(io_err)?;
         lock::remove_stale_temps(&self.dir);
@@ -516,6 +546,9 @@ impl Store {
     /// leftover temporary files are counted, not fatal.
     pub fn stats(&self) -> Result<Stats, String> {
         self.usable()?;
+        if let Some(m) = &self.memory {
+            return Ok(m.stats(self.budget));
+        }
         let mut st = Stats {
             max_storage_bytes: self.budget,
             ..Stats::default()

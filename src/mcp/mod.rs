@@ -1,0 +1,360 @@
+//! `caveman-mcp`: the MCP stdio server (spec/mcp.md), wire-compatible
+//! with the reference, over this project's engine and store. One
+//! line-delimited JSON-RPC message (or batch) in, one answer line out,
+//! strictly in order, flushed before the next line is read; nothing but
+//! answers on stdout, diagnostics on stderr. Only EOF, an I/O error or a
+//! store that cannot be opened end it.
+
+mod tools;
+mod wire;
+
+use std::io::{self, BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::go::json::write_json_str;
+use crate::store::{Store, StoreEnv};
+use tools::Tools;
+
+/// Longest request line, LF included (`maxInboundBytes`).
+pub const MAX_INBOUND: usize = 16 << 20;
+/// Largest tool result text (`maxResultBytes`); retrieve is exempt.
+pub const MAX_RESULT: usize = 16 << 20;
+
+const TOOLS_LIST: &str = include_str!("tools.json");
+const VERSION: &str = "dev";
+const USAGE: &str = "usage: caveman-mcp [version --json]";
+
+/// A tool's answer: its text and whether it is a tool error.
+#[derive(Debug)]
+pub struct Reply {
+    pub text: Vec<u8>,
+    pub is_error: bool,
+}
+
+/// One diagnostic line on stderr, in the reference's `key=value` shape.
+pub(crate) fn log(level: &str, msg: &str, attrs: &[(&str, &str)]) {
+    let mut line = format!("level={level} msg={}", crate::go::strconv::quote(msg));
+    for (k, v) in attrs {
+        line.push_str(&format!(" {k}={}", crate::go::strconv::quote(v)));
+    }
+    eprintln!("{line}");
+}
+
+/// The `caveman-mcp` program: arguments, store, serve. Returns the exit
+/// status.
+pub fn main(args: &[String]) -> i32 {
+    match args {
+        [] => {}
+        [v, j] if v == "version" && j == "--json" => {
+            let line = format!(
+                "{{\"capabilities\":[\"mcp_recovery\",\"build_stamped_version\"],\"schema\":\"caveman.mcp.version.v1\",\"version\":\"{VERSION}\"}}\n"
+            );
+            let _ = io::stdout().write_all(line.as_bytes());
+            return 0;
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            return 2;
+        }
+    }
+    let store = match open_store() {
+        Ok(s) => s,
+        Err(e) => {
+            log("ERROR", "open recovery store", &[("err", &e)]);
+            return 1;
+        }
+    };
+    let best_of = std::env::var("CAVE_ENGINE_TOON")
+        .is_ok_and(|v| crate::go::unicode::equal_fold_ascii(&v, "best-of"));
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    let mut server = Server::new(Tools::new(store, best_of));
+    match server.serve(&mut stdin.lock(), &mut stdout.lock()) {
+        Ok(()) => 0,
+        Err(e) => {
+            log("ERROR", "serve", &[("err", &e)]);
+            1
+        }
+    }
+}
+
+/// The store the server uses (§2): in memory when asked, or when no home
+/// directory can be found; else the CLI's store.
+fn open_store() -> Result<Store, String> {
+    if std::env::var_os("CAVEMAN_MCP_EPHEMERAL").is_some_and(|v| v == "1") {
+        return Ok(Store::in_memory());
+    }
+    let env = StoreEnv::from_process();
+    if env.ccr_dir.is_none() && env.caveman_home.is_none() && env.home.is_none() {
+        return Ok(Store::in_memory());
+    }
+    Store::open(&env).map_err(|e| match e {
+        crate::store::OpenError::Home(m) | crate::store::OpenError::Store(m) => m,
+    })
+}
+
+/// The read loop and the dispatcher.
+pub struct Server {
+    tools: Tools,
+}
+
+/// One line as read: its bytes, or that it went over the cap.
+enum Line {
+    Message(Vec<u8>),
+    TooLarge,
+}
+
+/// Reads the next line (LF-terminated, or the rest at EOF); `None` at
+/// EOF. An over-cap line is drained without being held.
+fn read_line(r: &mut impl BufRead) -> io::Result<Option<Line>> {
+    let mut line = Vec::new();
+    let mut total = 0usize;
+    let mut over = false;
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) if e.raw_os_error() == Some(libc::EBADF) => &[][..],
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        let (take, done) = match memchr::memchr(b'\n', buf) {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        total += take;
+        if !over && total > MAX_INBOUND {
+            over = true;
+            line = Vec::new();
+        }
+        if !over {
+            line.extend_from_slice(&buf[..take]);
+        }
+        r.consume(take);
+        if done {
+            break;
+        }
+    }
+    Ok(match (total, over) {
+        (0, _) => None,
+        (_, true) => Some(Line::TooLarge),
+        (_, false) => Some(Line::Message(line)),
+    })
+}
+
+fn error_answer(id: Option<&[u8]>, code: i32, message: &str) -> Vec<u8> {
+    let mut out = b"{\"jsonrpc\":\"2.0\"".to_vec();
+    if let Some(id) = id {
+        out.extend_from_slice(b",\"id\":");
+        wire::write_compact(&mut out, id);
+    }
+    out.extend_from_slice(format!(",\"error\":{{\"code\":{code},\"message\":").as_bytes());
+    write_json_str(&mut out, message.as_bytes());
+    out.extend_from_slice(b"}}");
+    out
+}
+
+fn result_answer(id: &[u8], result: &[u8]) -> Vec<u8> {
+    let mut out = b"{\"jsonrpc\":\"2.0\",\"id\":".to_vec();
+    wire::write_compact(&mut out, id);
+    out.extend_from_slice(b",\"result\":");
+    out.extend_from_slice(result);
+    out.push(b'}');
+    out
+}
+
+fn tool_result(r: &Reply) -> Vec<u8> {
+    let mut out = b"{\"content\":[{\"type\":\"text\",\"text\":".to_vec();
+    out.reserve(r.text.len() + 32);
+    write_json_str(&mut out, &r.text);
+    out.extend_from_slice(b"}],\"isError\":");
+    out.extend_from_slice(if r.is_error { b"true}" } else { b"false}" });
+    out
+}
+
+impl Server {
+    pub(crate) fn new(tools: Tools) -> Server {
+        Server { tools }
+    }
+
+    /// A server over a fresh in-memory store (tests, fuzzing).
+    pub fn in_memory() -> Server {
+        Server::new(Tools::new(Store::in_memory(), false))
+    }
+
+    /// Answers every line of `input` on `output` until EOF.
+    pub fn serve(
+        &mut self,
+        input: &mut impl BufRead,
+        output: &mut impl Write,
+    ) -> Result<(), String> {
+        while let Some(line) = read_line(input)
+            .map_err(|e| format!("read /dev/stdin: {}", crate::go::os::errno_text(&e)))?
+        {
+            let answer = match line {
+                Line::TooLarge => {
+                    log(
+                        "WARN",
+                        "inbound message exceeds cap",
+                        &[("cap", &MAX_INBOUND.to_string())],
+                    );
+                    Some(error_answer(
+                        None,
+                        -32600,
+                        &format!("cave_payload_too_large: message exceeds {MAX_INBOUND} bytes"),
+                    ))
+                }
+                Line::Message(bytes) => self.handle_line(&bytes),
+            };
+            if let Some(mut a) = answer {
+                a.push(b'\n');
+                match output.write_all(&a).and_then(|_| output.flush()) {
+                    Ok(()) => {}
+                    // A host that went away ends the session quietly; a
+                    // closed stdout discards answers (§1).
+                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
+                    Err(e) if e.raw_os_error() == Some(libc::EBADF) => {}
+                    Err(e) => {
+                        return Err(format!(
+                            "write /dev/stdout: {}",
+                            crate::go::os::errno_text(&e)
+                        ))
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The answer to one line, if it gets one.
+    pub fn handle_line(&mut self, raw: &[u8]) -> Option<Vec<u8>> {
+        let line = crate::go::unicode::trim_space(raw);
+        if line.is_empty() {
+            return None;
+        }
+        if line[0] == b'[' {
+            return self.batch(line);
+        }
+        match wire::decode(line, &["jsonrpc", "method"], &["id", "params"]) {
+            Ok(env) => self.dispatch_guarded(&env),
+            Err(_) => {
+                log(
+                    "WARN",
+                    "decode request",
+                    &[("err", "invalid JSON-RPC message")],
+                );
+                Some(error_answer(None, -32700, "parse error"))
+            }
+        }
+    }
+
+    fn batch(&mut self, line: &[u8]) -> Option<Vec<u8>> {
+        let opts = crate::go::json::Options {
+            keys: crate::go::json::Keys::InputOrder,
+            max_depth: crate::go::json::MAX_DEPTH,
+        };
+        let valid = crate::go::json::decode_exact(line, opts)
+            .ok()
+            .filter(|t| matches!(t.root().get(), crate::go::json::Value::Array(_)));
+        let Some(tape) = valid else {
+            log("WARN", "decode batch", &[("err", "invalid JSON array")]);
+            return Some(error_answer(None, -32700, "parse error"));
+        };
+        let crate::go::json::Value::Array(items) = tape.root().get() else {
+            return Some(error_answer(None, -32700, "parse error"));
+        };
+        if items.is_empty() {
+            return Some(error_answer(None, -32600, "empty batch"));
+        }
+        let spans = wire::element_spans(line);
+        let mut answers: Vec<Vec<u8>> = Vec::new();
+        for span in spans {
+            match wire::decode(span, &["jsonrpc", "method"], &["id", "params"]) {
+                Ok(env) => answers.extend(self.dispatch_guarded(&env)),
+                Err(_) => answers.push(error_answer(None, -32600, "invalid request in batch")),
+            }
+        }
+        if answers.is_empty() {
+            return None;
+        }
+        let mut out = vec![b'['];
+        for (i, a) in answers.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(a);
+        }
+        out.push(b']');
+        Some(out)
+    }
+
+    /// [`Server::dispatch`] with any panic contained (§6.3).
+    fn dispatch_guarded(&mut self, env: &wire::Fields<'_>) -> Option<Vec<u8>> {
+        let method = env.strings[1].clone();
+        let id = env.raws[0];
+        match catch_unwind(AssertUnwindSafe(|| self.dispatch(env))) {
+            Ok(a) => a,
+            Err(_) => {
+                log("ERROR", "dispatch panicked", &[("method", &method)]);
+                (!wire::is_null(id)).then(|| error_answer(id, -32603, "cave_internal_error"))
+            }
+        }
+    }
+
+    fn dispatch(&mut self, env: &wire::Fields<'_>) -> Option<Vec<u8>> {
+        let method = env.strings[1].as_str();
+        let (id, params) = (env.raws[0], env.raws[1]);
+        if method == "notifications/initialized" || method == "notifications/cancelled" {
+            return None;
+        }
+        let id = id.filter(|i| !wire::is_null(Some(i)))?;
+        let result: Vec<u8> = match method {
+            "initialize" => format!(
+                "{{\"capabilities\":{{\"tools\":{{}}}},\"protocolVersion\":\"2024-11-05\",\"serverInfo\":{{\"name\":\"caveman\",\"version\":\"{VERSION}\"}}}}"
+            )
+            .into_bytes(),
+            "ping" => b"{}".to_vec(),
+            "tools/list" => TOOLS_LIST.as_bytes().to_vec(),
+            "tools/call" => match self.call(params) {
+                Ok(r) => tool_result(&r),
+                Err(()) => return Some(error_answer(Some(id), -32602, "invalid tool-call params")),
+            },
+            other => {
+                return Some(error_answer(Some(id), -32601, &format!("method not found: {other}")))
+            }
+        };
+        Some(result_answer(id, &result))
+    }
+
+    /// `tools/call` (§6): params, the handler with its panic contained,
+    /// the result cap.
+    fn call(&mut self, params: Option<&[u8]>) -> Result<Reply, ()> {
+        let p = params.ok_or(())?;
+        let f = wire::decode(p, &["name"], &["arguments"]).map_err(|_| ())?;
+        let name = f.strings[0].clone();
+        let args = f.raws[0];
+        let tools = &mut self.tools;
+        let reply = match catch_unwind(AssertUnwindSafe(|| tools.call(&name, args))) {
+            Ok(Some(r)) => r,
+            Ok(None) => tools::unknown_tool(&name),
+            Err(_) => {
+                log("ERROR", "tool handler panicked", &[("tool", &name)]);
+                tools::panicked()
+            }
+        };
+        if name != "caveman_retrieve" && reply.text.len() > MAX_RESULT {
+            log(
+                "WARN",
+                "tool result exceeds cap",
+                &[("tool", &name), ("bytes", &reply.text.len().to_string())],
+            );
+            return Ok(tools::too_large(reply.text.len(), MAX_RESULT));
+        }
+        Ok(reply)
+    }
+}
+
+#[cfg(test)]
+mod tests;

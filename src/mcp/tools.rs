@@ -1,0 +1,359 @@
+//! The five tools (spec/mcp.md §7–§11) on this project's engine and store:
+//! argument decoding with Go's struct rules, the payloads with their key
+//! orders, the retrieve handle normalisation and the session ledger.
+
+use std::collections::HashSet;
+
+use super::wire::{self, Undecodable};
+use super::{log, Reply};
+use crate::content_type::ContentType;
+use crate::engine::{self, Options};
+use crate::go::json::write_json_str;
+use crate::go::strconv::format_float;
+use crate::go::unicode::trim_space;
+use crate::store::Store;
+
+/// What a tool answers: its text and whether it is a tool error.
+pub type ToolResult = Reply;
+
+fn tool_error(code: &str, message: &str) -> ToolResult {
+    let mut t = Vec::new();
+    t.extend_from_slice(b"{\"error\":");
+    write_json_str(&mut t, code.as_bytes());
+    t.extend_from_slice(b",\"message\":");
+    write_json_str(&mut t, message.as_bytes());
+    t.push(b'}');
+    Reply {
+        text: t,
+        is_error: true,
+    }
+}
+
+fn text(t: Vec<u8>) -> ToolResult {
+    Reply {
+        text: t,
+        is_error: false,
+    }
+}
+
+/// A JSON payload under construction, members in the order added.
+struct Payload(Vec<u8>);
+
+impl Payload {
+    fn new() -> Payload {
+        Payload(vec![b'{'])
+    }
+
+    fn key(&mut self, k: &str) -> &mut Vec<u8> {
+        if self.0.len() > 1 {
+            self.0.push(b',');
+        }
+        write_json_str(&mut self.0, k.as_bytes());
+        self.0.push(b':');
+        &mut self.0
+    }
+
+    fn str(mut self, k: &str, v: &[u8]) -> Payload {
+        write_json_str(self.key(k), v);
+        self
+    }
+
+    fn raw(mut self, k: &str, v: &str) -> Payload {
+        self.key(k).extend_from_slice(v.as_bytes());
+        self
+    }
+
+    fn done(mut self) -> ToolResult {
+        self.0.push(b'}');
+        text(self.0)
+    }
+}
+
+/// The server's state across calls: the store, the best-of switch and
+/// the retrieve ledger (one process is one session).
+pub struct Tools {
+    pub store: Store,
+    pub toon_best_of: bool,
+    ledger: HashSet<Vec<u8>>,
+}
+
+/// Ledger keys before a request is answered in full (§8 step 3.2).
+const STORM_KEYS: usize = 5;
+
+const REPEAT_NOTE: &str = "\u{2026} caveman: this exact recovery_handle and query were already answered earlier in this session \u{2014} the content is verbatim above in this conversation. Re-read it there; issuing the same query again returns nothing new.";
+
+const PAYOUT_NOTE: &str = "\u{2026} caveman: this session has now made several recoveries, so here is the COMPLETE stored original for this handle rather than a query-narrowed view. Everything recoverable for this handle is below \u{2014} read it once and answer from it; further queries against it cannot return anything this does not already contain.";
+
+const TOON_NOTE: &str = "not encoded: not losslessly TOON-encodable (invalid JSON, or nested/non-uniform shape); keep JSON";
+
+/// Trims Unicode whitespace (Go `strings.TrimSpace`).
+fn trim(s: &str) -> &str {
+    std::str::from_utf8(trim_space(s.as_bytes())).unwrap_or(s)
+}
+
+/// The handle a retrieve names (§8 step 2), or `None` when empty.
+pub fn normalize_handle(raw: &str) -> Option<String> {
+    let mut s = trim(raw);
+    if s.len() >= 4 && s.starts_with("<<") && s.ends_with(">>") {
+        s = trim(&s[2..s.len() - 2]);
+    }
+    let h = if let Some(rest) = s.strip_prefix("ccr://") {
+        trim(rest).trim_matches('/')
+    } else if let Some(rest) = s.strip_prefix("ccr:") {
+        trim(rest)
+    } else {
+        s
+    };
+    (!h.is_empty()).then(|| h.to_string())
+}
+
+impl Tools {
+    pub fn new(store: Store, toon_best_of: bool) -> Tools {
+        Tools {
+            store,
+            toon_best_of,
+            ledger: HashSet::new(),
+        }
+    }
+
+    /// Runs the tool `name` on its raw arguments (`None`: absent).
+    pub fn call(&mut self, name: &str, args: Option<&[u8]>) -> Option<ToolResult> {
+        Some(match name {
+            "caveman_compress" => self.compress(args),
+            "caveman_retrieve" => self.retrieve(args),
+            "caveman_stats" => self.stats(),
+            "caveman_toon_encode" => toon_encode(args),
+            "caveman_toon_decode" => toon_decode(args),
+            _ => return None,
+        })
+    }
+
+    fn compress(&mut self, args: Option<&[u8]>) -> ToolResult {
+        let Ok(f) = args
+            .ok_or(Undecodable)
+            .and_then(|a| wire::decode(a, &["input", "content_type", "type"], &[]))
+        else {
+            return tool_error("cave_invalid_arguments", "compress: invalid arguments");
+        };
+        let [input, content_type, ty] = [&f.strings[0], &f.strings[1], &f.strings[2]];
+        let forced = [content_type, ty]
+            .into_iter()
+            .find(|t| !t.is_empty())
+            .map(|t| ContentType::from_name(t));
+        let opts = Options {
+            forced_type: forced,
+            query: String::new(),
+            toon_best_of: self.toon_best_of,
+        };
+        let outcome = engine::compress(input.as_bytes(), &opts, &self.store);
+        let r = &outcome.report;
+        if let Some(failure) = r.error {
+            log(
+                "WARN",
+                "compress fell back to pass-through",
+                &[("err", failure.code())],
+            );
+        }
+        let out = outcome.output.as_deref().unwrap_or(input.as_bytes());
+        let pure_pass = outcome.output.is_none()
+            && r.transformed.is_none()
+            && r.tokens_after == r.tokens_before
+            && (r.tokens_before > 0 || input.is_empty());
+        if r.transformed.is_none() && !pure_pass {
+            return tool_error(
+                "cave_compress_failed",
+                "compress: recovery persistence failed",
+            );
+        }
+        let mut p = Payload::new()
+            .str("compressed", out)
+            .raw("ratio", &format_float(r.ratio))
+            .raw("tokens_before", &r.tokens_before.to_string())
+            .raw("tokens_after", &r.tokens_after.to_string())
+            .str("basis", b"inferred")
+            .str("content_type", r.content_type.as_str().as_bytes());
+        match &r.transformed {
+            Some(t) => {
+                p = p
+                    .str("recovery_handle", t.recovery_handle.as_str().as_bytes())
+                    .str("method", t.method.as_str().as_bytes())
+                    .raw(
+                        "lossless_to_model",
+                        if t.lossless_to_model { "true" } else { "false" },
+                    )
+            }
+            None => p = p.raw("recovery_handle", "null"),
+        }
+        p.done()
+    }
+
+    fn retrieve(&mut self, args: Option<&[u8]>) -> ToolResult {
+        let missing = || {
+            tool_error(
+                "cave_invalid_arguments",
+                "retrieve: missing recovery_handle",
+            )
+        };
+        let Ok(f) = args
+            .ok_or(Undecodable)
+            .and_then(|a| wire::decode(a, &["recovery_handle", "query"], &[]))
+        else {
+            return missing();
+        };
+        let Some(handle) = normalize_handle(&f.strings[0]) else {
+            return missing();
+        };
+        let query = trim(&f.strings[1]);
+        let key = |q: &str| {
+            let mut k = handle.as_bytes().to_vec();
+            k.push(0);
+            k.extend_from_slice(q.as_bytes());
+            k
+        };
+        if self.ledger.contains(&key(query)) {
+            return text(REPEAT_NOTE.as_bytes().to_vec());
+        }
+        let unknown = || tool_error("cave_unknown_handle", "no original found for handle");
+        let Ok(original) = self.store.get(&handle) else {
+            return unknown();
+        };
+        if self.ledger.len() >= STORM_KEYS {
+            self.ledger.insert(key(query));
+            self.ledger.insert(key(""));
+            let mut t = Vec::with_capacity(PAYOUT_NOTE.len() + 2 + original.len());
+            t.extend_from_slice(PAYOUT_NOTE.as_bytes());
+            t.extend_from_slice(b"\n\n");
+            t.extend_from_slice(&original);
+            return text(t);
+        }
+        self.ledger.insert(key(query));
+        if query.is_empty() {
+            text(original)
+        } else {
+            text(crate::narrow::narrow(original, &f.strings[1]))
+        }
+    }
+
+    fn stats(&self) -> ToolResult {
+        let Ok(st) = self.store.stats() else {
+            return tool_error("cave_stats_unavailable", "stats unavailable");
+        };
+        let (mut before, mut after, mut count) = (0u64, 0u64, 0u64);
+        for b in st.by_content_type.values() {
+            before += b.tokens_before;
+            after += b.tokens_after;
+            count += b.count;
+        }
+        let ratio = if before == 0 {
+            0.0
+        } else {
+            (before as f64 - after as f64) / before as f64
+        };
+        Payload::new()
+            .raw("tokens_before", &before.to_string())
+            .raw("tokens_after", &after.to_string())
+            .raw("requests", &count.to_string())
+            .raw("ratio", &format_float(ratio))
+            .str("basis", b"inferred")
+            .str("scope", b"session")
+            .done()
+    }
+}
+
+/// The `input` argument of the TOON tools, when present and non-empty.
+fn toon_input(args: Option<&[u8]>) -> Option<String> {
+    let f = wire::decode(args?, &["input"], &[]).ok()?;
+    let input = f.strings.into_iter().next()?;
+    (!input.is_empty()).then_some(input)
+}
+
+fn toon_encode(args: Option<&[u8]>) -> ToolResult {
+    let Some(input) = toon_input(args) else {
+        return tool_error("cave_invalid_arguments", "toon_encode: missing input");
+    };
+    let n = input.len().to_string();
+    match crate::toon::encode(input.as_bytes()) {
+        Ok(t) => Payload::new()
+            .str("output", &t)
+            .raw("encoded", "true")
+            .raw("input_bytes", &n)
+            .raw("output_bytes", &t.len().to_string())
+            .done(),
+        Err(e) => {
+            log(
+                "WARN",
+                "toon encode fell back to pass-through",
+                &[("err", &e.to_string())],
+            );
+            Payload::new()
+                .str("output", input.as_bytes())
+                .raw("encoded", "false")
+                .raw("input_bytes", &n)
+                .raw("output_bytes", &n)
+                .str("note", TOON_NOTE.as_bytes())
+                .done()
+        }
+    }
+}
+
+fn toon_decode(args: Option<&[u8]>) -> ToolResult {
+    let Some(input) = toon_input(args) else {
+        return tool_error("cave_invalid_arguments", "toon_decode: missing input");
+    };
+    match crate::toon::decode(input.as_bytes()) {
+        Ok(json) => text(json),
+        Err(_) => tool_error(
+            "cave_invalid_toon",
+            "toon_decode: input is not valid TOON; no JSON emitted",
+        ),
+    }
+}
+
+/// The answer to an unknown tool, a panicking handler, or a result over
+/// the cap.
+pub fn unknown_tool(name: &str) -> ToolResult {
+    tool_error("cave_unknown_tool", &format!("unknown tool: {name}"))
+}
+
+pub fn panicked() -> ToolResult {
+    tool_error("cave_tool_panicked", "tool handler panicked")
+}
+
+pub fn too_large(n: usize, cap: usize) -> ToolResult {
+    tool_error(
+        "cave_payload_too_large",
+        &format!("result {n} bytes exceeds cap {cap}; request a narrower slice"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalize_handle;
+
+    #[test]
+    fn handle_forms() {
+        let x = "ccr_178b72135586f06e2cff66fc0db3f0fe";
+        for form in [
+            x.to_string(),
+            format!("ccr:{x}"),
+            format!("<<ccr:{x}>>"),
+            format!("<< ccr: {x} >>"),
+            format!("<<{x}>>"),
+            format!(" ccr://{x}/ "),
+            format!("\u{a0}{x}\u{3000}"),
+        ] {
+            assert_eq!(normalize_handle(&form).as_deref(), Some(x), "{form:?}");
+        }
+        assert_eq!(
+            normalize_handle(&format!("ccr:ccr:{x}")).unwrap(),
+            format!("ccr:{x}")
+        );
+        assert_eq!(
+            normalize_handle(&format!("ccr:// {x} //")).unwrap(),
+            format!("{x} ")
+        );
+        for empty in ["", "  ", "ccr:", "ccr://", "<<>>"] {
+            assert_eq!(normalize_handle(empty), None, "{empty:?}");
+        }
+    }
+}
