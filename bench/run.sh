@@ -1,30 +1,33 @@
 #!/usr/bin/env bash
-# Whole-process benchmarks: builds the payloads (bench/gen.py), the release
-# binary, then times every command with hyperfine and prints medians.
+# Whole-process benchmarks: builds the payloads (bench/gen.py, on demand),
+# the release binary, then times `compress` and `detect` on every payload
+# with hyperfine and prints medians and peak RSS.
 #   bench/run.sh            all payloads
 #   bench/run.sh json-30m   payloads whose name matches
+# Honours CARGO_TARGET_DIR; fails on the first error; leaves no temp files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-command -v hyperfine >/dev/null || { echo "hyperfine is required (apt-get install hyperfine)"; exit 1; }
-[ -f bench/data/json-30m.json ] || python3 bench/gen.py
-cargo build --release -q
-BIN=$PWD/target/release/caveman-engine
-export CAVEMAN_HOME=$(mktemp -d)
-trap 'rm -rf "$CAVEMAN_HOME"' EXIT
+command -v hyperfine >/dev/null || { echo "bench/run.sh: hyperfine is required (apt-get install hyperfine)" >&2; exit 1; }
 filter=${1:-.}
-results=$(mktemp)
+python3 bench/gen.py bench/data "$filter" >/dev/null
+cargo build --release -q
+BIN=${CARGO_TARGET_DIR:-$PWD/target}/release/caveman-engine
+[ -x "$BIN" ] || { echo "bench/run.sh: no binary at $BIN" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export CAVEMAN_HOME=$work/home
+unset CAVEMAN_CCR_DIR CAVEMAN_CCR_MAX_BYTES CAVE_ENGINE_TOON CAVEMAN_PROFILE
 for f in bench/data/*; do
   name=$(basename "$f")
   [[ $name =~ $filter ]] || continue
   size=$(stat -c %s "$f")
   runs=10; [ "$size" -gt 20000000 ] && runs=5
   for cmd in compress detect; do
-    hyperfine --warmup 1 --runs $runs --export-json "$results" \
+    hyperfine --warmup 1 --runs $runs --export-json "$work/r.json" \
       "$BIN $cmd < $f > /dev/null 2>&1" >/dev/null 2>&1
-    median=$(python3 -c "import json,sys; r=json.load(open('$results'))['results'][0]; print('%.1f' % (r['median']*1000))")
-    /usr/bin/time -f %M -o "$results.mem" "$BIN" $cmd < "$f" >/dev/null 2>&1
-    peak=$(tail -1 "$results.mem")
+    median=$(python3 -c "import json; r=json.load(open('$work/r.json'))['results'][0]; print('%.1f' % (r['median']*1000))")
+    /usr/bin/time -f %M -o "$work/mem" "$BIN" $cmd < "$f" >/dev/null 2>&1
+    peak=$(tail -1 "$work/mem")
     printf "%-24s %-9s %10s bytes  median %9s ms  peak %8s KB\n" "$name" "$cmd" "$size" "$median" "$peak"
   done
 done
-rm -f "$results" "$results.mem"

@@ -2,7 +2,7 @@
 //! → count the whole input → run the registered compressor on the body →
 //! rewrap → keep only if strictly fewer tokens → store the original →
 //! publish. The engine names no compressor: it looks the content type up
-//! in the registry ([`crate::compress`]).
+//! in the registry (`crate::compress`).
 //!
 //! The input is counted on a second thread while the body is detected and
 //! compressed, so the two largest costs overlap on a two-core machine.

@@ -32,7 +32,7 @@ impl Wrapper {
     }
 }
 
-/// Peels up to [`MAX_LAYERS`] wrappers, outermost first. The body borrows
+/// Peels up to `MAX_LAYERS` wrappers, outermost first. The body borrows
 /// the input when nothing was peeled.
 pub fn unwrap(input: &[u8]) -> (std::borrow::Cow<'_, [u8]>, Vec<Wrapper>) {
     use std::borrow::Cow;

@@ -134,7 +134,7 @@ pub fn compress(body: &[u8], query: &str) -> Option<Vec<u8>> {
     compress_traced(body, query).map(|(bytes, _)| bytes)
 }
 
-/// [`compress_decoded_traced`] without the trace.
+/// `compress_decoded_traced` without the trace.
 pub fn compress_decoded(body: &[u8], trimmed: Json<'_>, query: &str) -> Option<Vec<u8>> {
     compress_decoded_traced(body, trimmed, query).map(|(bytes, _)| bytes)
 }

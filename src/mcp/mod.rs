@@ -165,12 +165,17 @@ fn result_answer(id: &[u8], result: &[u8]) -> Vec<u8> {
     out
 }
 
-fn tool_result(r: &Reply) -> Vec<u8> {
-    let mut out = b"{\"content\":[{\"type\":\"text\",\"text\":".to_vec();
-    out.reserve(r.text.len() + 32);
+/// The answer to a `tools/call`, built in one buffer: a large retrieved
+/// original is held once as the reply and once escaped, never more.
+fn tool_answer(id: &[u8], r: Reply) -> Vec<u8> {
+    let quotes = memchr::memchr_iter(b'"', &r.text).count();
+    let mut out = Vec::with_capacity(r.text.len() + quotes + r.text.len() / 16 + 128);
+    out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
+    wire::write_compact(&mut out, id);
+    out.extend_from_slice(b",\"result\":{\"content\":[{\"type\":\"text\",\"text\":");
     write_json_str(&mut out, &r.text);
     out.extend_from_slice(b"}],\"isError\":");
-    out.extend_from_slice(if r.is_error { b"true}" } else { b"false}" });
+    out.extend_from_slice(if r.is_error { b"true}}" } else { b"false}}" });
     out
 }
 
@@ -208,9 +213,12 @@ impl Server {
                 }
                 Line::Message(bytes) => self.handle_line(&bytes),
             };
-            if let Some(mut a) = answer {
-                a.push(b'\n');
-                match output.write_all(&a).and_then(|_| output.flush()) {
+            if let Some(a) = answer {
+                match output
+                    .write_all(&a)
+                    .and_then(|_| output.write_all(b"\n"))
+                    .and_then(|_| output.flush())
+                {
                     Ok(()) => {}
                     // A host that went away ends the session quietly; a
                     // closed stdout discards answers (§1).
@@ -317,10 +325,12 @@ impl Server {
             .into_bytes(),
             "ping" => b"{}".to_vec(),
             "tools/list" => TOOLS_LIST.as_bytes().to_vec(),
-            "tools/call" => match self.call(params) {
-                Ok(r) => tool_result(&r),
-                Err(()) => return Some(error_answer(Some(id), -32602, "invalid tool-call params")),
-            },
+            "tools/call" => {
+                return Some(match self.call(params) {
+                    Ok(r) => tool_answer(id, r),
+                    Err(()) => error_answer(Some(id), -32602, "invalid tool-call params"),
+                })
+            }
             other => {
                 return Some(error_answer(Some(id), -32601, &format!("method not found: {other}")))
             }

@@ -1,12 +1,12 @@
 //! File-backed recovery store (spec/README.md §3, store.md semantics).
 //!
 //! One file per handle, named by the handle, in a 0700 directory owned by
-//! the user (format and verification: [`record`]). Records are written to
+//! the user (format and verification: `record`). Records are written to
 //! a temporary file, fsynced, then renamed into place, under an exclusive
-//! lock on `.lock` ([`lock`]) so that the budget check and the write are
+//! lock on `.lock` (`lock`) so that the budget check and the write are
 //! atomic across processes. Every read verifies the lengths, the checksum
 //! and that the content's SHA-256 is its handle: a damaged or misplaced
-//! record is an error, never wrong bytes. [`manage`] lists, removes,
+//! record is an error, never wrong bytes. `manage` lists, removes,
 //! prunes and verifies records.
 
 mod lock;
