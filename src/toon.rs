@@ -1,5 +1,8 @@
 //! The reference's TOON subset (spec/toon.md): `encode` (JSON → TOON, fails
 //! on anything outside the subset) and `decode` (TOON → compact Go JSON).
+//!
+//! Over 600 lines with its tests: encoder and decoder are one format's two
+//! directions and are checked against each other (round-trip tests).
 
 use crate::go::json::write_json_str;
 use crate::go::json::{self as gojson, Json, Keys, Members, Options, Value};

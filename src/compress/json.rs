@@ -1,6 +1,10 @@
 //! The JSON elider (content type `json`, method `elision`): seed
 //! 000_656f229b3ac24bb5.txt, completed by spec/json.md. Output is streamed in
 //! sorted key order, which is also the (deterministic) walk order.
+//!
+//! Over 600 lines: the walk, the per-array selection and the streamed
+//! writer share the decoded tape and its per-path indices; the rules they
+//! apply are already in `shared/` (kinds, invariants, robust, relevance).
 
 use std::ops::Range;
 use std::sync::LazyLock;

@@ -3,6 +3,11 @@
 //! ends, comments skipped (a `/* */` comment holding a newline still ends
 //! a statement). Any error Go's scanner reports ends the scan: the
 //! compressor only needs to know that the file does not parse.
+//!
+//! Over 600 lines on purpose: it follows `go/scanner/scanner.go` function
+//! by function (numbers, escapes, raw strings, comments, semicolon
+//! insertion), and the differential test compares it with Go's; split
+//! apart, the correspondence would be harder to check.
 
 use super::token::{Pos, Token};
 use crate::go::unicode::{is_decimal, is_letter};
