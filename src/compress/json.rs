@@ -227,31 +227,52 @@ fn may_collapse(v: Json<'_>) -> bool {
 }
 
 /// Canonical length of each element and whether its text carries an
-/// error word, on every core for long arrays. The texts themselves are
-/// not kept: a 30 MB array would hold another ~25 MB of them. The few
-/// shown elements are written again when emitted.
+/// error word, on every core for long arrays, written straight into the
+/// two result vectors (no per-part copies). The texts themselves are not
+/// kept: a 30 MB array would hold another ~25 MB of them. The few shown
+/// elements are written again when emitted.
 fn measure(items: &Indexed<'_>) -> (Vec<u32>, Vec<bool>) {
-    let chunks = crate::par::map(crate::par::ranges(items.len(), 2048), |chunk| {
+    let n = items.len();
+    // Zeroed vectors come from fresh pages: nothing is touched twice.
+    let mut lens = vec![0u32; n];
+    let mut errors = vec![false; n];
+    let size = n.div_ceil(crate::par::parts_for(n, 2048)).max(1);
+    let parts: Vec<_> = lens
+        .chunks_mut(size)
+        .zip(errors.chunks_mut(size))
+        .enumerate()
+        .collect();
+    crate::par::map(parts, |(k, (lens, errors))| {
         let mut buf = Vec::new();
-        let mut lens = Vec::with_capacity(chunk.len());
-        let mut errors = Vec::with_capacity(chunk.len());
-        for i in chunk {
+        for (j, (len, error)) in lens.iter_mut().zip(errors.iter_mut()).enumerate() {
+            let item = items.get(k * size + j);
             buf.clear();
-            gojson::write(&mut buf, items.get(i));
+            gojson::write(&mut buf, item);
             // An element is part of a 64 MiB input.
-            lens.push(buf.len() as u32);
-            // The writer emits only valid UTF-8 (strings are decoded text).
-            errors.push(ERROR_WORDS.is_match_utf8(&buf));
+            *len = buf.len() as u32;
+            // Numbers, booleans and null spell no error word; the writer
+            // emits only valid UTF-8 (strings are decoded text).
+            *error = matches!(
+                item.get(),
+                Value::String(_) | Value::Array(_) | Value::Object(_)
+            ) && ERROR_WORDS.is_match_utf8(&buf);
         }
-        (lens, errors)
     });
-    let mut lens = Vec::with_capacity(items.len());
-    let mut errors = Vec::with_capacity(items.len());
-    for (l, e) in chunks {
-        lens.extend(l);
-        errors.extend(e);
-    }
     (lens, errors)
+}
+
+/// The kind of an element (redundancy.md §3) from its canonical text,
+/// written into a buffer each thread keeps.
+fn profile_of(item: Json<'_>) -> kinds::Profile {
+    thread_local! {
+        static DOC: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    DOC.with_borrow_mut(|buf| {
+        buf.clear();
+        gojson::write(buf, item);
+        // The writer emits only valid UTF-8 (strings are decoded text).
+        kinds::profile(std::str::from_utf8(buf).unwrap_or_default())
+    })
 }
 
 /// The canonical text of an element.
@@ -341,6 +362,34 @@ fn leaves(v: Json<'_>, path: &mut String, paths: &mut Paths, out: &mut Vec<(u32,
         }
         _ => {}
     }
+}
+
+/// The values of an array whose elements are all finite numbers (the one
+/// path `""`, in every element), parsed on every core straight into the
+/// result; `None` as soon as an element is anything else.
+fn numbers_only(items: &Indexed<'_>) -> Option<Vec<f64>> {
+    let n = items.len();
+    if n == 0 || !matches!(items.get(0).get(), Value::Number(_)) {
+        return None;
+    }
+    let mut xs = vec![0.0f64; n];
+    let size = n.div_ceil(crate::par::parts_for(n, 4096)).max(1);
+    let parts: Vec<_> = xs.chunks_mut(size).enumerate().collect();
+    let whole = crate::par::map(parts, |(k, xs)| {
+        xs.iter_mut()
+            .enumerate()
+            .all(|(j, x)| match items.get(k * size + j).get() {
+                Value::Number(t) => match t.parse::<f64>() {
+                    Ok(v) if v.is_finite() => {
+                        *x = v;
+                        true
+                    }
+                    _ => false,
+                },
+                _ => false,
+            })
+    });
+    whole.into_iter().all(|w| w).then_some(xs)
 }
 
 /// Keeps the last value per path, in place, each path where it first
@@ -450,7 +499,7 @@ impl Walker<'_> {
             }
             account(&mut self.trace, &keep, "query");
         }
-        kinds::guard(|i| kinds::profile(&doc_of(items.get(i))), &mut keep);
+        kinds::guard(|i| profile_of(items.get(i)), &mut keep);
         account(&mut self.trace, &keep, "one of each kind");
         if big {
             self.clock.mark("kind guard");
@@ -506,8 +555,16 @@ impl Walker<'_> {
         // that room rather than doubling (each outgrown buffer's pages stay
         // with the allocator), as long as all the room given stays within
         // the number of numbers in the array. Untouched room costs nothing.
-        let mut room = (0..n).map(|i| items.get(i).numbers()).sum::<usize>();
-        for i in 0..n {
+        let mut room = 0;
+        if let Some(xs) = numbers_only(items) {
+            paths.id("");
+            per_path.push((None, xs));
+        } else {
+            room = (0..n).map(|i| items.get(i).numbers()).sum::<usize>();
+        }
+        // Anything but an array of numbers: every element's leaves.
+        let scan = if per_path.is_empty() { 0..n } else { 0..0 };
+        for i in scan {
             buf.clear();
             leaves(items.get(i), &mut path, &mut paths, &mut buf);
             last_wins(&mut buf);
@@ -557,25 +614,26 @@ impl Walker<'_> {
                 chosen = Some(p);
             }
         }
-        let lens: Vec<f64> = lens.iter().map(|&l| l as f64).collect();
-        let series: &[f64] = match chosen {
-            Some(p) if !paths.names[p].is_empty() => &per_path[p].1,
-            _ => &lens,
-        };
-        // Anomalies: every path, with the synthetic length path replacing `__len__`.
+        // Anomalies: every path, with the synthetic length path replacing
+        // `__len__`; lengths are read as they are, not copied to floats.
+        let mut stats = robust::Robust::default();
         let len_id = paths.ids.get("__len__").copied();
         for (p, (at, xs)) in per_path.iter().enumerate() {
             if Some(p as u32) == len_id {
                 continue;
             }
-            for j in robust::anomalies(xs) {
+            for j in stats.anomalies(xs) {
                 keep[at.as_ref().map_or(j, |at| at[j] as usize)] = true;
             }
         }
-        for j in robust::anomalies(&lens) {
+        for j in stats.anomalies(lens) {
             keep[j] = true;
         }
-        for s in robust::change_points(series) {
+        let seams = match chosen {
+            Some(p) if !paths.names[p].is_empty() => stats.change_points(&per_path[p].1),
+            _ => stats.change_points(lens),
+        };
+        for s in seams {
             keep[s] = true;
         }
     }

@@ -16,10 +16,58 @@ const MAX_SEEN: usize = 1 << 16;
 /// Dropped units profiled per parallel block.
 const PROFILE_BLOCK: usize = 8192;
 
+/// Token sets this small are held inside the profile, not on the heap: a
+/// long array of numbers or short words profiles each element without an
+/// allocation.
+const INLINE_TOKENS: usize = 3;
+
+/// A sorted token set, inline when small.
+#[derive(Debug, Clone)]
+enum Tokens {
+    Inline(u8, [u64; INLINE_TOKENS]),
+    Heap(Box<[u64]>),
+}
+
+impl Tokens {
+    fn new(sorted: &[u64]) -> Tokens {
+        if sorted.len() <= INLINE_TOKENS {
+            let mut a = [0; INLINE_TOKENS];
+            a[..sorted.len()].copy_from_slice(sorted);
+            Tokens::Inline(sorted.len() as u8, a)
+        } else {
+            Tokens::Heap(sorted.into())
+        }
+    }
+}
+
+impl std::ops::Deref for Tokens {
+    type Target = [u64];
+    fn deref(&self) -> &[u64] {
+        match self {
+            Tokens::Inline(n, a) => &a[..*n as usize],
+            Tokens::Heap(b) => b,
+        }
+    }
+}
+
+impl PartialEq for Tokens {
+    fn eq(&self, other: &Tokens) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Tokens {}
+
+impl std::hash::Hash for Tokens {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (**self).hash(h)
+    }
+}
+
 /// A unit's kind: its token hashes (sorted, unique) and masking mode.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Profile {
-    tokens: Box<[u64]>,
+    tokens: Tokens,
     masked: bool,
     /// One bit per token (the top six bits of its hash pick it): a token
     /// of `d` whose bit a class lacks is certainly missing from it, so a
@@ -78,10 +126,11 @@ enum CharClass {
     Other,
 }
 
-/// Token set and count of new letter-bearing tokens (redundancy.md §2).
+/// Token set (into `set`, cleared first) and count of new letter-bearing
+/// tokens (redundancy.md §2).
 #[allow(unused_assignments)] // the final close!() resets state nobody reads
-fn tokenize(unit: &str, mask: bool) -> (Vec<u64>, usize) {
-    let mut set: Vec<u64> = Vec::with_capacity(32);
+fn tokenize(unit: &str, mask: bool, set: &mut Vec<u64>) -> usize {
+    set.clear();
     let mut words = 0;
     let mut cur = TokenHash::EMPTY;
     let mut cur_len = 0usize;
@@ -155,24 +204,47 @@ fn tokenize(unit: &str, mask: bool) -> (Vec<u64>, usize) {
         }
     }
     close!();
-    (set, words)
+    words
 }
 
 /// The kind of a unit (redundancy.md §3).
 pub fn profile(unit: &str) -> Profile {
-    let (set, words) = tokenize(unit, true);
-    let (mut tokens, masked) = if words >= 1 {
-        (set, true)
-    } else {
-        (tokenize(unit, false).0, false)
-    };
-    tokens.sort_unstable();
-    let bits = tokens.iter().fold(0, |b, h| b | 1 << (h >> 58));
-    Profile {
-        tokens: tokens.into_boxed_slice(),
-        masked,
-        bits,
+    /// Units up to this long are remembered with their profile: a run of
+    /// equal short units (`1,1,1,…`, a repeated log line) is tokenised once.
+    const REMEMBERED: usize = 256;
+    struct Scratch {
+        set: Vec<u64>,
+        text: String,
+        last: Option<Profile>,
     }
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<Scratch> = const {
+            std::cell::RefCell::new(Scratch { set: Vec::new(), text: String::new(), last: None })
+        };
+    }
+    SCRATCH.with_borrow_mut(|Scratch { set, text, last }| {
+        if let Some(p) = last.as_ref().filter(|_| text == unit) {
+            return p.clone();
+        }
+        let masked = tokenize(unit, true, set) >= 1;
+        if !masked {
+            tokenize(unit, false, set);
+        }
+        set.sort_unstable();
+        let bits = set.iter().fold(0, |b, h| b | 1 << (h >> 58));
+        let p = Profile {
+            tokens: Tokens::new(set),
+            masked,
+            bits,
+        };
+        *last = None;
+        if unit.len() <= REMEMBERED {
+            text.clear();
+            text.push_str(unit);
+            *last = Some(p.clone());
+        }
+        p
+    })
 }
 
 /// Whether `c` holds at least `need` of `d`'s tokens (both sorted): a merge
@@ -245,6 +317,7 @@ pub fn guard(profile_of: impl Fn(usize) -> Profile + Sync, keep: &mut [bool]) {
     // otherwise keep one set per unit.
     let mut seen: rustc_hash::FxHashSet<Profile> = Default::default();
     let mut last = 0;
+    let mut prev: Option<Profile> = None;
     // Profiles are pure: compute them a block at a time on every core, and
     // stop computing once the promotion cap keeps everything that is left.
     let mut cursor = 0;
@@ -269,16 +342,30 @@ pub fn guard(profile_of: impl Fn(usize) -> Profile + Sync, keep: &mut [bool]) {
             }
             continue;
         }
-        let parts = crate::par::parts_for(block.len(), PROFILE_BLOCK / 4);
-        let profiles = crate::par::map_each(block, parts, |&i| profile_of(i));
-        for (&i, d) in block.iter().zip(profiles) {
-            if promotions >= MAX_PROMOTIONS {
-                keep[i] = true;
+        // Each part's units whose profile differs from the unit before
+        // them: a unit of the same profile as the one just handled is
+        // represented by then (seen, or promoted and a class itself), so
+        // runs of one kind never reach the loop below.
+        let changes = crate::par::map(crate::par::ranges(block.len(), 2048), |part| {
+            let mut out: Vec<(usize, Profile)> = Vec::new();
+            for at in part {
+                let d = profile_of(block[at]);
+                if out.last().is_none_or(|(_, p)| *p != d) {
+                    out.push((at, d));
+                }
+            }
+            out
+        });
+        for (at, d) in changes.into_iter().flatten() {
+            let i = block[at];
+            if d.tokens.is_empty() || prev.as_ref() == Some(&d) {
                 continue;
             }
-            if d.tokens.is_empty() || seen.contains(&d) {
+            if seen.contains(&d) {
+                prev = Some(d);
                 continue;
             }
+            prev = Some(d.clone());
             if let Some(c) = representative(&d, &classes, last) {
                 last = c;
                 if seen.len() < MAX_SEEN {
@@ -292,6 +379,13 @@ pub fn guard(profile_of: impl Fn(usize) -> Profile + Sync, keep: &mut [bool]) {
             if seen.len() < MAX_SEEN {
                 seen.insert(d);
             }
+            if promotions >= MAX_PROMOTIONS {
+                // Every later unit is kept untested.
+                for &i in &block[at + 1..] {
+                    keep[i] = true;
+                }
+                break;
+            }
         }
     }
 }
@@ -301,7 +395,8 @@ mod tests {
     use super::*;
 
     fn set_of(unit: &str, mask: bool) -> Vec<u64> {
-        let mut v = tokenize(unit, mask).0;
+        let mut v = Vec::new();
+        tokenize(unit, mask, &mut v);
         v.sort_unstable();
         v
     }

@@ -27,123 +27,234 @@ fn median(s: &mut [f64]) -> f64 {
     (below + mid) / 2.0
 }
 
-/// `R(xs)`: (centre, scale) per json.md §5.6.
-pub fn robust(xs: &[f64]) -> (f64, f64) {
-    if xs.is_empty() {
-        return (0.0, 0.0);
+/// The statistics of §5.3, §5.4 and §5.6 over series of `f64` or of
+/// lengths (`u32`, converted as read), with one scratch buffer for every
+/// median and sort: a long array's paths and lengths reuse the same
+/// memory rather than each taking a fresh copy.
+#[derive(Default)]
+pub struct Robust {
+    scratch: Vec<f64>,
+}
+
+impl Robust {
+    /// `R(xs)`: (centre, scale) per json.md §5.6.
+    pub fn robust<T: Copy + Into<f64>>(&mut self, xs: &[T]) -> (f64, f64) {
+        if xs.is_empty() {
+            return (0.0, 0.0);
+        }
+        if let Some(counts) = counted(xs) {
+            return robust_counted(&counts, xs.len());
+        }
+        // Medians by selection (linear); values equal under `total_cmp`
+        // are the same bits, so any order of equal values gives the same
+        // median. The scratch holds the values, then (in place, order
+        // being free for a median) their deviations.
+        let s = &mut self.scratch;
+        s.clear();
+        s.extend(xs.iter().map(|&x| x.into()));
+        let med = median(s);
+        for x in s.iter_mut() {
+            *x = (*x - med).abs();
+        }
+        let mad = median(s);
+        if mad > 0.0 {
+            return (med, mad);
+        }
+        if s.len() < 2 {
+            return (med, 0.0);
+        }
+        // The fallback sums in ascending order, as the definition does
+        // (already-sorted values, such as all-equal ones, are not sorted
+        // again: the order would be the same).
+        s.clear();
+        s.extend(xs.iter().map(|&x| x.into()));
+        if !s.is_sorted_by(|a, b| a.total_cmp(b).is_le()) {
+            s.sort_unstable_by(f64::total_cmp);
+        }
+        let mut sum = 0.0;
+        for x in s.iter() {
+            sum += x;
+        }
+        let mean = sum / s.len() as f64;
+        let mut ss = 0.0;
+        for x in s.iter() {
+            ss += (x - mean) * (x - mean);
+        }
+        let std = (ss / (s.len() - 1) as f64).sqrt();
+        (mean, std / 0.6745)
     }
-    // Medians by selection (linear); values equal under `total_cmp` are
-    // the same bits, so any order of equal values gives the same median.
-    // One scratch copy: the values, then (in place, order being free for
-    // a median) their deviations.
-    let mut s = xs.to_vec();
-    let med = median(&mut s);
-    for x in s.iter_mut() {
-        *x = (*x - med).abs();
+
+    /// Indices (into `values`) of anomalies.
+    pub fn anomalies<T: Copy + Into<f64>>(&mut self, values: &[T]) -> Vec<usize> {
+        if values.len() < MIN_VALUES {
+            return Vec::new();
+        }
+        let (c, s) = self.robust(values);
+        if s <= 0.0 {
+            return Vec::new();
+        }
+        values
+            .iter()
+            .enumerate()
+            .filter(|(_, &v)| ((0.6745 * (v.into() - c)) / s).abs() >= ANOMALY_Z)
+            .map(|(i, _)| i)
+            .collect()
     }
-    let mad = median(&mut s);
+
+    /// Seam indices found by binary segmentation (json.md §5.4).
+    pub fn change_points<T: Copy + Into<f64>>(&mut self, y: &[T]) -> Vec<usize> {
+        let m = y.len();
+        let mut seams = Vec::new();
+        if m < MIN_SERIES {
+            return seams;
+        }
+        let at = |i: usize| -> f64 { y[i].into() };
+        let d0 = at(1) - at(0);
+        if (2..m).all(|i| ((at(i) - at(i - 1)) - d0).abs() <= LINE_TOLERANCE) {
+            return seams;
+        }
+        let mut work: Vec<(usize, usize)> = vec![(0, m)];
+        let mut splits = 0;
+        while splits < SPLIT_BUDGET && !work.is_empty() {
+            let mut pick = 0;
+            for (i, &(a, b)) in work.iter().enumerate() {
+                if b - a > work[pick].1 - work[pick].0 {
+                    pick = i;
+                }
+            }
+            let (a, b) = work.remove(pick);
+            if b - a < MIN_SEGMENT {
+                continue;
+            }
+            let mu = mean(&y[a..b]);
+            let mut cum = 0.0;
+            let mut best = -1.0;
+            let mut k_best = a;
+            for (k, &v) in y.iter().enumerate().take(b - 1).skip(a) {
+                cum += v.into() - mu;
+                if cum.abs() > best {
+                    best = cum.abs();
+                    k_best = k;
+                }
+            }
+            let k = k_best;
+            let shift = (mean(&y[a..=k]) - mean(&y[k + 1..b])).abs();
+            let ls = self.robust(&y[a..=k]).1;
+            let rs = self.robust(&y[k + 1..b]).1;
+            let accept = if ls.max(rs) <= 0.0 {
+                shift > 0.0
+            } else {
+                let s = self.robust(&y[a..b]).1;
+                s > 0.0 && shift > ANOMALY_Z * s
+            };
+            if !accept {
+                continue;
+            }
+            seams.push(k);
+            seams.push(k + 1);
+            work.push((a, k + 1));
+            work.push((k + 1, b));
+            splits += 1;
+        }
+        seams
+    }
+}
+
+/// Distinct values this few are counted rather than copied.
+const MAX_DISTINCT: usize = 64;
+
+/// The distinct values of `xs` (by bits) in ascending `total_cmp` order,
+/// with how often each occurs; `None` past [`MAX_DISTINCT`]. A series of
+/// few values (flags, small counts, equal lengths) then needs no copy and
+/// no selection: its medians and its sorted sums follow from the counts.
+fn counted<T: Copy + Into<f64>>(xs: &[T]) -> Option<Vec<(f64, usize)>> {
+    let mut counts: Vec<(u64, usize)> = Vec::new();
+    let mut run = (xs[0].into().to_bits(), 0usize);
+    for &x in xs {
+        let bits = x.into().to_bits();
+        if bits == run.0 {
+            run.1 += 1;
+            continue;
+        }
+        add(&mut counts, run)?;
+        run = (bits, 1);
+    }
+    add(&mut counts, run)?;
+    let mut sorted: Vec<(f64, usize)> = counts
+        .into_iter()
+        .map(|(b, c)| (f64::from_bits(b), c))
+        .collect();
+    sorted.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+    return Some(sorted);
+
+    fn add(counts: &mut Vec<(u64, usize)>, (bits, c): (u64, usize)) -> Option<()> {
+        if let Some(e) = counts.iter_mut().find(|e| e.0 == bits) {
+            e.1 += c;
+        } else if counts.len() < MAX_DISTINCT {
+            counts.push((bits, c));
+        } else {
+            return None;
+        }
+        Some(())
+    }
+}
+
+/// The value at `rank` of the sorted multiset `counts`.
+fn at_rank(counts: &[(f64, usize)], mut rank: usize) -> f64 {
+    for &(v, c) in counts {
+        if rank < c {
+            return v;
+        }
+        rank -= c;
+    }
+    unreachable!("rank within the multiset")
+}
+
+/// The median of the sorted multiset `counts` of `n` values.
+fn median_counted(counts: &[(f64, usize)], n: usize) -> f64 {
+    let mid = at_rank(counts, n / 2);
+    if n % 2 == 1 {
+        return mid;
+    }
+    (at_rank(counts, n / 2 - 1) + mid) / 2.0
+}
+
+/// [`Robust::robust`] of the `n` values `counts` describes, with the same
+/// float operations in the same order.
+fn robust_counted(counts: &[(f64, usize)], n: usize) -> (f64, f64) {
+    let med = median_counted(counts, n);
+    let mut devs: Vec<(f64, usize)> = counts.iter().map(|&(v, c)| ((v - med).abs(), c)).collect();
+    devs.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+    let mad = median_counted(&devs, n);
     if mad > 0.0 {
         return (med, mad);
     }
-    if s.len() < 2 {
+    if n < 2 {
         return (med, 0.0);
     }
-    // The fallback sums in ascending order, as the definition does.
-    s.copy_from_slice(xs);
-    s.sort_unstable_by(f64::total_cmp);
     let mut sum = 0.0;
-    for x in &s {
-        sum += x;
+    for &(v, c) in counts {
+        for _ in 0..c {
+            sum += v;
+        }
     }
-    let mean = sum / s.len() as f64;
+    let mean = sum / n as f64;
     let mut ss = 0.0;
-    for x in &s {
-        ss += (x - mean) * (x - mean);
+    for &(v, c) in counts {
+        for _ in 0..c {
+            ss += (v - mean) * (v - mean);
+        }
     }
-    let std = (ss / (s.len() - 1) as f64).sqrt();
+    let std = (ss / (n - 1) as f64).sqrt();
     (mean, std / 0.6745)
 }
 
-/// Indices (into `values`) of anomalies.
-pub fn anomalies(values: &[f64]) -> Vec<usize> {
-    if values.len() < MIN_VALUES {
-        return Vec::new();
-    }
-    let (c, s) = robust(values);
-    if s <= 0.0 {
-        return Vec::new();
-    }
-    values
-        .iter()
-        .enumerate()
-        .filter(|(_, &v)| ((0.6745 * (v - c)) / s).abs() >= ANOMALY_Z)
-        .map(|(i, _)| i)
-        .collect()
-}
-
-fn mean(y: &[f64]) -> f64 {
+fn mean<T: Copy + Into<f64>>(y: &[T]) -> f64 {
     let mut s = 0.0;
-    for v in y {
-        s += v;
+    for &v in y {
+        s += v.into();
     }
     s / y.len() as f64
-}
-
-/// Seam indices found by binary segmentation (json.md §5.4).
-pub fn change_points(y: &[f64]) -> Vec<usize> {
-    let m = y.len();
-    let mut seams = Vec::new();
-    if m < MIN_SERIES {
-        return seams;
-    }
-    let d0 = y[1] - y[0];
-    if (2..m).all(|i| ((y[i] - y[i - 1]) - d0).abs() <= LINE_TOLERANCE) {
-        return seams;
-    }
-    let mut work: Vec<(usize, usize)> = vec![(0, m)];
-    let mut splits = 0;
-    while splits < SPLIT_BUDGET && !work.is_empty() {
-        let mut pick = 0;
-        for (i, &(a, b)) in work.iter().enumerate() {
-            if b - a > work[pick].1 - work[pick].0 {
-                pick = i;
-            }
-        }
-        let (a, b) = work.remove(pick);
-        if b - a < MIN_SEGMENT {
-            continue;
-        }
-        let mu = mean(&y[a..b]);
-        let mut cum = 0.0;
-        let mut best = -1.0;
-        let mut k_best = a;
-        for (k, v) in y.iter().enumerate().take(b - 1).skip(a) {
-            cum += v - mu;
-            if cum.abs() > best {
-                best = cum.abs();
-                k_best = k;
-            }
-        }
-        let k = k_best;
-        let shift = (mean(&y[a..=k]) - mean(&y[k + 1..b])).abs();
-        let ls = robust(&y[a..=k]).1;
-        let rs = robust(&y[k + 1..b]).1;
-        let accept = if ls.max(rs) <= 0.0 {
-            shift > 0.0
-        } else {
-            let s = robust(&y[a..b]).1;
-            s > 0.0 && shift > ANOMALY_Z * s
-        };
-        if !accept {
-            continue;
-        }
-        seams.push(k);
-        seams.push(k + 1);
-        work.push((a, k + 1));
-        work.push((k + 1, b));
-        splits += 1;
-    }
-    seams
 }
 
 #[cfg(test)]
@@ -171,6 +282,69 @@ mod tests {
     }
 
     use super::*;
+
+    fn anomalies(values: &[f64]) -> Vec<usize> {
+        Robust::default().anomalies(values)
+    }
+
+    fn change_points(y: &[f64]) -> Vec<usize> {
+        Robust::default().change_points(y)
+    }
+
+    /// The counted path gives the same bits as selection and sorting.
+    #[test]
+    fn counted_matches_copied() {
+        let mut seed = 11u64;
+        for n in 1..300 {
+            for distinct in [1u64, 2, 3, 7, 64, 500] {
+                let xs: Vec<f64> = (0..n)
+                    .map(|_| {
+                        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+                        let k = (seed >> 40) % distinct;
+                        [0.1, -0.0, 0.0, 3.5, 1e-300, 7.25][k as usize % 6] * (1 + k / 6) as f64
+                    })
+                    .collect();
+                let want = copied(&xs);
+                let bits = |(c, s): (f64, f64)| (c.to_bits(), s.to_bits());
+                if let Some(counts) = counted(&xs) {
+                    assert_eq!(
+                        bits(robust_counted(&counts, xs.len())),
+                        bits(want),
+                        "{xs:?}"
+                    );
+                }
+                assert_eq!(bits(Robust::default().robust(&xs)), bits(want), "{xs:?}");
+            }
+        }
+    }
+
+    /// `R(xs)` by the definition: sorted copies.
+    fn copied(xs: &[f64]) -> (f64, f64) {
+        let mut s = xs.to_vec();
+        s.sort_unstable_by(f64::total_cmp);
+        let n = s.len();
+        let med = |s: &[f64]| {
+            if n % 2 == 1 {
+                s[n / 2]
+            } else {
+                (s[n / 2 - 1] + s[n / 2]) / 2.0
+            }
+        };
+        let m = med(&s);
+        let mut d: Vec<f64> = xs.iter().map(|x| (x - m).abs()).collect();
+        d.sort_unstable_by(f64::total_cmp);
+        let mad = med(&d);
+        if mad > 0.0 {
+            return (m, mad);
+        }
+        if n < 2 {
+            return (m, 0.0);
+        }
+        let sum: f64 = s.iter().fold(0.0, |a, x| a + x);
+        let mean = sum / n as f64;
+        let ss: f64 = s.iter().fold(0.0, |a, x| a + (x - mean) * (x - mean));
+        (mean, (ss / (n - 1) as f64).sqrt() / 0.6745)
+    }
 
     #[test]
     fn spike_example() {

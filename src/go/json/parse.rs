@@ -349,9 +349,10 @@ pub fn decode_first(s: &[u8], opts: Options) -> PResult<(Tape<'_>, usize)> {
         s,
         pos: 0,
         opts,
-        // Room for a node per 4 input bytes (typical JSON has one per 8-16):
-        // the vector rarely grows, and pages never written are never touched.
-        nodes: Vec::with_capacity(s.len() / 4 + 16),
+        // Every node takes at least two input bytes (`1,`, `[]`, `""`), so
+        // this room is never outgrown: no copy of a grown tape, and pages
+        // never written are never touched (typical JSON uses a quarter).
+        nodes: Vec::with_capacity(s.len() / 2 + 16),
         decoded: String::new(),
         orders: Default::default(),
         members: Vec::new(),
