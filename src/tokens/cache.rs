@@ -155,7 +155,9 @@ impl PieceCache {
         } else if len >= BIG_TEXT {
             BIG_CACHE_BITS
         } else {
-            CACHE_BITS
+            // A short text has at most `len` distinct pieces: a slot per
+            // byte (at least 256), not a full-size table to zero.
+            CACHE_BITS.min(len.max(256).next_power_of_two().trailing_zeros())
         })
     }
 

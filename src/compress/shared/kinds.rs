@@ -209,8 +209,9 @@ fn tokenize(unit: &str, mask: bool, set: &mut Vec<u64>) -> usize {
 
 /// The kind of a unit (redundancy.md §3).
 pub fn profile(unit: &str) -> Profile {
-    /// Units up to this long are remembered with their profile: a run of
-    /// equal short units (`1,1,1,…`, a repeated log line) is tokenised once.
+    /// Units up to this long whose profile is held inline are remembered
+    /// with it (a copy, no allocation): a run of equal short units
+    /// (`1,1,1,…`) is tokenised once.
     const REMEMBERED: usize = 256;
     struct Scratch {
         set: Vec<u64>,
@@ -238,7 +239,7 @@ pub fn profile(unit: &str) -> Profile {
             bits,
         };
         *last = None;
-        if unit.len() <= REMEMBERED {
+        if unit.len() <= REMEMBERED && matches!(p.tokens, Tokens::Inline(..)) {
             text.clear();
             text.push_str(unit);
             *last = Some(p.clone());
