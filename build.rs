@@ -1,10 +1,14 @@
 //! Lays out the o200k_base vocabulary as static data so the binary never
 //! builds a rank table at run time: a blob of all token bytes, an offset per
 //! rank, and an open-addressing hash table of ranks. The vocabulary comes from
-//! the tiktoken-rs crate (build dependency); nothing is downloaded.
+//! the tiktoken-rs crate (build dependency); nothing is downloaded. Also
+//! tabulates the split pattern's character class of every BMP code point.
 
 #[path = "src/tokens/vocab_hash.rs"]
 mod vocab_hash;
+
+#[path = "src/tokens/classes.rs"]
+mod classes;
 
 use std::io::Write;
 
@@ -13,6 +17,14 @@ const VOCAB_SIZE: u32 = 199_998;
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/tokens/vocab_hash.rs");
+    println!("cargo:rerun-if-changed=src/tokens/classes.rs");
+    let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    // The split pattern's class of every BMP code point (surrogates: 0),
+    // so no process computes the table at run time.
+    let bmp: Vec<u8> = (0u32..0x10000)
+        .map(|u| char::from_u32(u).map_or(0, classes::class_of))
+        .collect();
+    std::fs::write(out_dir.join("bmp_class.bin"), bmp).unwrap();
     let bpe = tiktoken_rs::o200k_base().expect("o200k_base vocabulary");
     let mut blob = Vec::with_capacity(1 << 21);
     let mut offsets: Vec<u32> = Vec::with_capacity(VOCAB_SIZE as usize + 1);

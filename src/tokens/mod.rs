@@ -15,6 +15,7 @@
 //!   built lazily from the same vocabulary, on every core.
 
 mod cache;
+mod classes;
 mod long;
 mod merge;
 mod split;

@@ -4,67 +4,12 @@
 //! no stack overflow on a million spaces and no slowdown on long runs of
 //! one character.
 
-use std::sync::LazyLock;
+pub(super) use super::classes::{class_of, ASCII_CLASS, LETTER, LO, NL, NUM, UP, WS};
 
-use unicode_general_category::{get_general_category, GeneralCategory as G};
-
-// Character classes used by the split pattern, as bit flags.
-pub(super) const UP: u8 = 1; // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
-pub(super) const LO: u8 = 2; // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
-pub(super) const LETTER: u8 = 4; // \p{L}
-pub(super) const NUM: u8 = 8; // \p{N}
-pub(super) const WS: u8 = 16; // \s (Unicode White_Space)
-pub(super) const NL: u8 = 32; // [\r\n]
-
-pub(super) static ASCII_CLASS: [u8; 128] = {
-    let mut t = [0u8; 128];
-    let mut c = 0;
-    while c < 128 {
-        let b = c as u8;
-        t[c] = if b.is_ascii_uppercase() {
-            UP | LETTER
-        } else if b.is_ascii_lowercase() {
-            LO | LETTER
-        } else if b.is_ascii_digit() {
-            NUM
-        } else if b == b'\r' || b == b'\n' {
-            WS | NL
-        } else if b == b'\t' || b == 0x0b || b == 0x0c || b == b' ' {
-            WS
-        } else {
-            0
-        };
-        c += 1;
-    }
-    t
-};
-
-#[inline]
-pub(super) fn class_of(c: char) -> u8 {
-    if (c as u32) < 128 {
-        return ASCII_CLASS[c as usize];
-    }
-    if c.is_whitespace() {
-        return WS;
-    }
-    match get_general_category(c) {
-        G::UppercaseLetter | G::TitlecaseLetter => UP | LETTER,
-        G::LowercaseLetter => LO | LETTER,
-        G::ModifierLetter | G::OtherLetter => UP | LO | LETTER,
-        G::NonspacingMark | G::SpacingMark | G::EnclosingMark => UP | LO,
-        G::DecimalNumber | G::LetterNumber | G::OtherNumber => NUM,
-        _ => 0,
-    }
-}
-
-/// Classes of the Basic Multilingual Plane, built on first use (only
-/// non-ASCII text pays for it, about a millisecond).
-pub(super) static BMP_CLASS: LazyLock<Box<[u8]>> = LazyLock::new(|| {
-    (0u32..0x10000)
-        .map(|u| char::from_u32(u).map_or(0, class_of))
-        .collect::<Vec<u8>>()
-        .into_boxed_slice()
-});
+/// Classes of the Basic Multilingual Plane, one byte per code point,
+/// computed by the build script with [`class_of`] itself.
+pub(super) static BMP_CLASS: &[u8; 0x10000] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/bmp_class.bin"));
 
 /// Pre-tokeniser over valid UTF-8: precomputed classes per character.
 pub(super) struct Splitter<'a> {
