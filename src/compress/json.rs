@@ -364,32 +364,57 @@ fn leaves(v: Json<'_>, path: &mut String, paths: &mut Paths, out: &mut Vec<(u32,
     }
 }
 
-/// The values of an array whose elements are all finite numbers (the one
-/// path `""`, in every element), parsed on every core straight into the
-/// result; `None` as soon as an element is anything else.
-fn numbers_only(items: &Indexed<'_>) -> Option<Vec<f64>> {
+/// What the numeric rules need of an array whose elements are all finite
+/// numbers (the one path `""`, in every element).
+enum Numbers {
+    /// Some element is something else: every element's leaves are walked.
+    Not,
+    /// At most a few distinct values: their counts (no value is kept).
+    Counted(Vec<(f64, usize)>),
+    /// The values, parsed on every core straight into the result.
+    Values(Vec<f64>),
+}
+
+/// The value of a number element, if it is a finite one.
+fn number(item: Json<'_>) -> Option<f64> {
+    match item.get() {
+        Value::Number(t) => t.parse::<f64>().ok().filter(|v| v.is_finite()),
+        _ => None,
+    }
+}
+
+/// [`Numbers`] of an array: one pass on every core that checks and counts
+/// its elements, a second that stores the values only when they are many.
+fn numbers_only(items: &Indexed<'_>) -> Numbers {
     let n = items.len();
-    if n == 0 || !matches!(items.get(0).get(), Value::Number(_)) {
-        return None;
+    if n == 0 || number(items.get(0)).is_none() {
+        return Numbers::Not;
+    }
+    let tallies = crate::par::map(crate::par::ranges(n, 4096), |part| {
+        let mut t = robust::Tally::default();
+        for i in part {
+            t.push(number(items.get(i))?);
+        }
+        Some(t)
+    });
+    let mut tally = robust::Tally::default();
+    for t in tallies {
+        let Some(t) = t else { return Numbers::Not };
+        tally.merge(t);
+    }
+    if let Some(counts) = tally.finish() {
+        return Numbers::Counted(counts);
     }
     let mut xs = vec![0.0f64; n];
     let size = n.div_ceil(crate::par::parts_for(n, 4096)).max(1);
     let parts: Vec<_> = xs.chunks_mut(size).enumerate().collect();
-    let whole = crate::par::map(parts, |(k, xs)| {
-        xs.iter_mut()
-            .enumerate()
-            .all(|(j, x)| match items.get(k * size + j).get() {
-                Value::Number(t) => match t.parse::<f64>() {
-                    Ok(v) if v.is_finite() => {
-                        *x = v;
-                        true
-                    }
-                    _ => false,
-                },
-                _ => false,
-            })
+    crate::par::map(parts, |(k, xs)| {
+        for (j, x) in xs.iter_mut().enumerate() {
+            // Checked finite by the first pass.
+            *x = number(items.get(k * size + j)).unwrap_or_default();
+        }
     });
-    whole.into_iter().all(|w| w).then_some(xs)
+    Numbers::Values(xs)
 }
 
 /// Keeps the last value per path, in place, each path where it first
@@ -556,14 +581,30 @@ impl Walker<'_> {
         // with the allocator), as long as all the room given stays within
         // the number of numbers in the array. Untouched room costs nothing.
         let mut room = 0;
-        if let Some(xs) = numbers_only(items) {
-            paths.id("");
-            per_path.push((None, xs));
-        } else {
-            room = (0..n).map(|i| items.get(i).numbers()).sum::<usize>();
+        let mut stats = robust::Robust::default();
+        match numbers_only(items) {
+            Numbers::Counted(counts) => {
+                // The one path's anomalies from its counts, its values
+                // parsed again only to find them; the change-point series
+                // is the lengths (an unnamed path is never chosen).
+                let (c, s) = robust::robust_counted(&counts, n);
+                if n >= robust::MIN_VALUES && s > 0.0 {
+                    for (i, k) in keep.iter_mut().enumerate() {
+                        if number(items.get(i)).is_some_and(|v| robust::is_anomaly(v, c, s)) {
+                            *k = true;
+                        }
+                    }
+                }
+            }
+            Numbers::Values(xs) => {
+                paths.id("");
+                per_path.push((None, xs));
+            }
+            Numbers::Not => room = (0..n).map(|i| items.get(i).numbers()).sum::<usize>(),
         }
+        let walk = room > 0;
         // Anything but an array of numbers: every element's leaves.
-        let scan = if per_path.is_empty() { 0..n } else { 0..0 };
+        let scan = if walk { 0..n } else { 0..0 };
         for i in scan {
             buf.clear();
             leaves(items.get(i), &mut path, &mut paths, &mut buf);
@@ -616,7 +657,6 @@ impl Walker<'_> {
         }
         // Anomalies: every path, with the synthetic length path replacing
         // `__len__`; lengths are read as they are, not copied to floats.
-        let mut stats = robust::Robust::default();
         let len_id = paths.ids.get("__len__").copied();
         for (p, (at, xs)) in per_path.iter().enumerate() {
             if Some(p as u32) == len_id {

@@ -96,7 +96,7 @@ impl Robust {
         values
             .iter()
             .enumerate()
-            .filter(|(_, &v)| ((0.6745 * (v.into() - c)) / s).abs() >= ANOMALY_Z)
+            .filter(|(_, &v)| is_anomaly(v.into(), c, s))
             .map(|(i, _)| i)
             .collect()
     }
@@ -163,40 +163,89 @@ impl Robust {
 /// Distinct values this few are counted rather than copied.
 const MAX_DISTINCT: usize = 64;
 
-/// The distinct values of `xs` (by bits) in ascending `total_cmp` order,
-/// with how often each occurs; `None` past [`MAX_DISTINCT`]. A series of
-/// few values (flags, small counts, equal lengths) then needs no copy and
-/// no selection: its medians and its sorted sums follow from the counts.
-fn counted<T: Copy + Into<f64>>(xs: &[T]) -> Option<Vec<(f64, usize)>> {
-    let mut counts: Vec<(u64, usize)> = Vec::new();
-    let mut run = (xs[0].into().to_bits(), 0usize);
-    for &x in xs {
-        let bits = x.into().to_bits();
-        if bits == run.0 {
-            run.1 += 1;
-            continue;
-        }
-        add(&mut counts, run)?;
-        run = (bits, 1);
-    }
-    add(&mut counts, run)?;
-    let mut sorted: Vec<(f64, usize)> = counts
-        .into_iter()
-        .map(|(b, c)| (f64::from_bits(b), c))
-        .collect();
-    sorted.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-    return Some(sorted);
+/// A count of distinct values (by bits) that gives up past
+/// [`MAX_DISTINCT`]. A series of few values (flags, small counts, equal
+/// lengths) then needs no copy and no selection: its medians and its
+/// sorted sums follow from the counts. Runs of one value are counted
+/// without a lookup; tallies of consecutive parts merge.
+#[derive(Default)]
+pub struct Tally {
+    counts: Vec<(u64, usize)>,
+    run: Option<(u64, usize)>,
+    over: bool,
+}
 
-    fn add(counts: &mut Vec<(u64, usize)>, (bits, c): (u64, usize)) -> Option<()> {
-        if let Some(e) = counts.iter_mut().find(|e| e.0 == bits) {
+impl Tally {
+    /// Counts one value.
+    #[inline]
+    pub fn push(&mut self, x: f64) {
+        let bits = x.to_bits();
+        match &mut self.run {
+            Some((b, c)) if *b == bits => *c += 1,
+            run => {
+                if let Some(r) = run.replace((bits, 1)) {
+                    self.add(r);
+                }
+            }
+        }
+    }
+
+    fn add(&mut self, (bits, c): (u64, usize)) {
+        if self.over {
+            return;
+        }
+        if let Some(e) = self.counts.iter_mut().find(|e| e.0 == bits) {
             e.1 += c;
-        } else if counts.len() < MAX_DISTINCT {
-            counts.push((bits, c));
+        } else if self.counts.len() < MAX_DISTINCT {
+            self.counts.push((bits, c));
         } else {
+            self.over = true;
+        }
+    }
+
+    /// Adds the values `other` counted.
+    pub fn merge(&mut self, other: Tally) {
+        self.over |= other.over;
+        for e in other.counts.into_iter().chain(other.run) {
+            self.add(e);
+        }
+    }
+
+    /// The distinct values in ascending `total_cmp` order with how often
+    /// each occurs, or `None` past [`MAX_DISTINCT`].
+    pub fn finish(mut self) -> Option<Vec<(f64, usize)>> {
+        if let Some(r) = self.run.take() {
+            self.add(r);
+        }
+        if self.over {
             return None;
         }
-        Some(())
+        let mut sorted: Vec<(f64, usize)> = self
+            .counts
+            .into_iter()
+            .map(|(b, c)| (f64::from_bits(b), c))
+            .collect();
+        sorted.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        Some(sorted)
     }
+}
+
+/// [`Tally`] of `xs`.
+fn counted<T: Copy + Into<f64>>(xs: &[T]) -> Option<Vec<(f64, usize)>> {
+    let mut t = Tally::default();
+    for &x in xs {
+        t.push(x.into());
+        if t.over {
+            return None;
+        }
+    }
+    t.finish()
+}
+
+/// Whether `v` is an anomaly for the centre and scale `(c, s)` (§5.3).
+#[inline]
+pub fn is_anomaly(v: f64, c: f64, s: f64) -> bool {
+    ((0.6745 * (v - c)) / s).abs() >= ANOMALY_Z
 }
 
 /// The value at `rank` of the sorted multiset `counts`.
@@ -221,7 +270,7 @@ fn median_counted(counts: &[(f64, usize)], n: usize) -> f64 {
 
 /// [`Robust::robust`] of the `n` values `counts` describes, with the same
 /// float operations in the same order.
-fn robust_counted(counts: &[(f64, usize)], n: usize) -> (f64, f64) {
+pub fn robust_counted(counts: &[(f64, usize)], n: usize) -> (f64, f64) {
     let med = median_counted(counts, n);
     let mut devs: Vec<(f64, usize)> = counts.iter().map(|&(v, c)| ((v - med).abs(), c)).collect();
     devs.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
@@ -316,6 +365,28 @@ mod tests {
                 assert_eq!(bits(Robust::default().robust(&xs)), bits(want), "{xs:?}");
             }
         }
+    }
+
+    /// Tallies of consecutive parts merge into the tally of the whole,
+    /// and give up past the limit wherever the values fall.
+    #[test]
+    fn merged_tallies_equal_one_tally() {
+        let xs: Vec<f64> = (0..1000).map(|i| ((i * 7) % 13) as f64).collect();
+        for cut in [1, 2, 500, 999] {
+            let mut a = Tally::default();
+            let mut b = Tally::default();
+            xs[..cut].iter().for_each(|&x| a.push(x));
+            xs[cut..].iter().for_each(|&x| b.push(x));
+            a.merge(b);
+            assert_eq!(a.finish(), counted(&xs));
+        }
+        let many: Vec<f64> = (0..200).map(|i| i as f64).collect();
+        let mut a = Tally::default();
+        let mut b = Tally::default();
+        many[..60].iter().for_each(|&x| a.push(x));
+        many[60..].iter().for_each(|&x| b.push(x));
+        a.merge(b);
+        assert_eq!(a.finish(), None);
     }
 
     /// `R(xs)` by the definition: sorted copies.
