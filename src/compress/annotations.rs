@@ -8,6 +8,7 @@ use std::ops::Range;
 
 use super::{Compressed, Decline, Input};
 use crate::go::json;
+use crate::go::json::raw::{skip_ws, string_end, value_end};
 
 /// Members deleted from schema objects.
 const DROPPED: [&str; 4] = ["$schema", "title", "examples", "deprecated"];
@@ -46,7 +47,7 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     }
     let mut cuts: Vec<Range<usize>> = Vec::new();
     let mut w = Walker { b, cuts: &mut cuts };
-    let start = w.ws(0);
+    let start = skip_ws(b, 0);
     w.catalog(start, 0).ok_or(Decline("nested too deeply"))?;
     if cuts.is_empty() {
         return Ok(Compressed::new(b.to_vec()));
@@ -84,56 +85,10 @@ struct Walker<'a, 'c> {
 const MAX_DEPTH: usize = json::MAX_DEPTH + 1;
 
 impl Walker<'_, '_> {
-    fn ws(&self, mut i: usize) -> usize {
-        while i < self.b.len() && matches!(self.b[i], b' ' | b'\t' | b'\n' | b'\r') {
-            i += 1;
-        }
-        i
-    }
-
-    /// End of the value starting at `i` (valid JSON).
-    fn skip(&self, i: usize) -> usize {
-        let b = self.b;
-        match b[i] {
-            b'"' => string_end(b, i),
-            b'{' | b'[' => {
-                // Brackets inside strings do not count.
-                let mut depth = 0usize;
-                let mut j = i;
-                loop {
-                    match b[j] {
-                        b'"' => {
-                            j = string_end(b, j);
-                            continue;
-                        }
-                        b'{' | b'[' => depth += 1,
-                        b'}' | b']' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                return j + 1;
-                            }
-                        }
-                        _ => {}
-                    }
-                    j += 1;
-                }
-            }
-            _ => {
-                let mut j = i;
-                while j < b.len()
-                    && !matches!(b[j], b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
-                {
-                    j += 1;
-                }
-                j
-            }
-        }
-    }
-
     /// The members of the object starting at `i`, and its closing brace.
     fn members(&self, i: usize) -> (Vec<Member>, usize) {
         let mut out = Vec::new();
-        let mut j = self.ws(i + 1);
+        let mut j = skip_ws(self.b, i + 1);
         if self.b[j] == b'}' {
             return (out, j);
         }
@@ -141,19 +96,19 @@ impl Walker<'_, '_> {
             let key_start = j;
             let key_end = string_end(self.b, j);
             let key = unescape(&self.b[key_start + 1..key_end - 1]);
-            let colon = self.ws(key_end);
-            let v = self.ws(colon + 1);
-            let v_end = self.skip(v);
+            let colon = skip_ws(self.b, key_end);
+            let v = skip_ws(self.b, colon + 1);
+            let v_end = value_end(self.b, v);
             out.push(Member {
                 key,
                 key_start,
                 value: v..v_end,
             });
-            let next = self.ws(v_end);
+            let next = skip_ws(self.b, v_end);
             if self.b[next] == b'}' {
                 return (out, next);
             }
-            j = self.ws(next + 1);
+            j = skip_ws(self.b, next + 1);
         }
     }
 
@@ -185,18 +140,18 @@ impl Walker<'_, '_> {
         depth: usize,
         f: fn(&mut Self, usize, usize) -> Option<()>,
     ) -> Option<()> {
-        let mut j = self.ws(i + 1);
+        let mut j = skip_ws(self.b, i + 1);
         if self.b[j] == b']' {
             return Some(());
         }
         loop {
-            let end = self.skip(j);
+            let end = value_end(self.b, j);
             f(self, j, depth + 1)?;
-            let next = self.ws(end);
+            let next = skip_ws(self.b, end);
             if self.b[next] == b']' {
                 return Some(());
             }
-            j = self.ws(next + 1);
+            j = skip_ws(self.b, next + 1);
         }
     }
 
@@ -243,18 +198,6 @@ impl Walker<'_, '_> {
             self.schema(m.value.start, depth + 1)?;
         }
         Some(())
-    }
-}
-
-/// End (past the closing quote) of the valid string starting at `i`.
-fn string_end(b: &[u8], i: usize) -> usize {
-    let mut j = i + 1;
-    loop {
-        match b[j] {
-            b'\\' => j += 2,
-            b'"' => return j + 1,
-            _ => j += 1,
-        }
     }
 }
 

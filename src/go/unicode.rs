@@ -195,6 +195,11 @@ pub fn is_number(c: char) -> bool {
     )
 }
 
+/// Go's `unicode.IsGraphic`: categories L, M, N, P, S and Zs.
+pub fn is_graphic(c: char) -> bool {
+    is_print(c) || get_general_category(c) == G::SpaceSeparator
+}
+
 /// Go's `unicode.IsPrint`: categories L, M, N, P, S and the ASCII space.
 pub fn is_print(c: char) -> bool {
     if c.is_ascii() {
@@ -224,6 +229,22 @@ pub fn is_upper(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
+    /// `IsGraphic` is `IsPrint` plus the non-ASCII space separators.
+    #[test]
+    fn graphic_is_print_and_zs() {
+        for c in [' ', 'a', '~', 'é', '中', '\u{0301}', '€'] {
+            assert!(super::is_graphic(c) && super::is_print(c), "{c:?}");
+        }
+        for c in ['\u{a0}', '\u{2000}', '\u{3000}'] {
+            assert!(super::is_graphic(c) && !super::is_print(c), "{c:?}");
+        }
+        for c in [
+            '\t', '\n', '\u{7f}', '\u{85}', '\u{2028}', '\u{200b}', '\u{e000}',
+        ] {
+            assert!(!super::is_graphic(c), "{c:?}");
+        }
+    }
+
     use super::*;
 
     #[test]

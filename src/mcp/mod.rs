@@ -276,7 +276,7 @@ impl Server {
         if items.is_empty() {
             return Some(error_answer(None, -32600, "empty batch"));
         }
-        let spans = wire::element_spans(line);
+        let spans = crate::go::json::raw::elements(line);
         let mut answers: Vec<Vec<u8>> = Vec::new();
         for span in spans {
             match wire::decode(span, &["jsonrpc", "method"], &["id", "params"]) {

@@ -6,6 +6,7 @@
 //! UTF-8 and lone surrogates, raw members kept as their bytes. And writing
 //! answers: ids echoed compacted as Go compacts a `json.RawMessage`.
 
+use crate::go::json::raw::member_values;
 use crate::go::json::{self as gojson, Keys, Options, Value};
 use crate::go::unicode::equal_fold_ascii;
 
@@ -43,7 +44,7 @@ pub fn decode<'a>(
         Value::Object(m) => m,
         _ => return Err(Undecodable),
     };
-    let spans = member_spans(raw);
+    let spans = member_values(raw);
     let matches = |key: &str, name: &str| key == name || equal_fold_ascii(key, name);
     for ((key, value), span) in members.iter().zip(spans) {
         if let Some(k) = string_fields.iter().position(|f| matches(key, f)) {
@@ -58,104 +59,6 @@ pub fn decode<'a>(
         }
     }
     Ok(out)
-}
-
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
-        i += 1;
-    }
-    i
-}
-
-/// End of the string starting at `b[i] == '"'` (one past its quote).
-fn string_end(b: &[u8], mut i: usize) -> usize {
-    i += 1;
-    while i < b.len() {
-        match b[i] {
-            b'\\' => i += 2,
-            b'"' => return i + 1,
-            _ => i += 1,
-        }
-    }
-    b.len()
-}
-
-/// End of the value starting at `b[i]` in valid JSON.
-fn value_end(b: &[u8], i: usize) -> usize {
-    match b[i] {
-        b'"' => string_end(b, i),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            let mut j = i;
-            while j < b.len() {
-                match b[j] {
-                    b'"' => {
-                        j = string_end(b, j);
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return j + 1;
-                        }
-                    }
-                    _ => {}
-                }
-                j += 1;
-            }
-            b.len()
-        }
-        _ => {
-            let mut j = i;
-            while j < b.len() && !matches!(b[j], b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
-            {
-                j += 1;
-            }
-            j
-        }
-    }
-}
-
-/// The raw value of each member of the object `b` (valid JSON), in input
-/// order.
-fn member_spans(b: &[u8]) -> Vec<&[u8]> {
-    let mut out = Vec::new();
-    let mut i = skip_ws(b, 0);
-    if b.get(i) != Some(&b'{') {
-        return out;
-    }
-    i = skip_ws(b, i + 1);
-    while i < b.len() && b[i] == b'"' {
-        i = skip_ws(b, string_end(b, i));
-        i = skip_ws(b, i + 1); // the colon
-        let end = value_end(b, i);
-        out.push(&b[i..end]);
-        i = skip_ws(b, end);
-        if b.get(i) == Some(&b',') {
-            i = skip_ws(b, i + 1);
-        }
-    }
-    out
-}
-
-/// The raw bytes of each element of the array `b` (valid JSON).
-pub fn element_spans(b: &[u8]) -> Vec<&[u8]> {
-    let mut out = Vec::new();
-    let mut i = skip_ws(b, 0);
-    if b.get(i) != Some(&b'[') {
-        return out;
-    }
-    i = skip_ws(b, i + 1);
-    while i < b.len() && b[i] != b']' {
-        let end = value_end(b, i);
-        out.push(&b[i..end]);
-        i = skip_ws(b, end);
-        if b.get(i) == Some(&b',') {
-            i = skip_ws(b, i + 1);
-        }
-    }
-    out
 }
 
 /// Whether a raw id means "no id": absent, or `null`.

@@ -394,22 +394,24 @@ impl Store {
     /// The original bytes of a handle (store.md §4), streamed through the
     /// checks once.
     pub fn get(&self, handle: &str) -> Result<Vec<u8>, GetError> {
-        self.usable().map_err(GetError::Io)?;
-        let h = Handle::parse(handle).ok_or(GetError::NotFound)?;
-        if let Some(m) = &self.memory {
-            return m.get(&h).map(|(original, _)| original);
-        }
-        self.read_verified(&h).map(|(_, original, _)| original)
+        self.entry(handle).map(|(original, _)| original)
     }
 
     /// The metadata stored beside an original (empty when none).
     pub fn metadata(&self, handle: &str) -> Result<Vec<u8>, GetError> {
+        self.entry(handle).map(|(_, metadata)| metadata)
+    }
+
+    /// The original and metadata of a handle, from memory or verified from
+    /// its record.
+    fn entry(&self, handle: &str) -> Result<(Vec<u8>, Vec<u8>), GetError> {
         self.usable().map_err(GetError::Io)?;
         let h = Handle::parse(handle).ok_or(GetError::NotFound)?;
         if let Some(m) = &self.memory {
-            return m.get(&h).map(|(_, metadata)| metadata);
+            return m.get(&h);
         }
-        self.read_verified(&h).map(|(_, _, metadata)| metadata)
+        self.read_verified(&h)
+            .map(|(_, original, metadata)| (original, metadata))
     }
 
     /// The existing record of `h`, read as a stream (a 64 MiB original is

@@ -13,6 +13,7 @@
 
 mod encode;
 mod parse;
+pub mod raw;
 mod tape;
 #[cfg(test)]
 mod tests;

@@ -2,6 +2,7 @@
 //! sanitizing, and `strconv.Unquote`.
 
 use super::*;
+use crate::go::unicode::is_graphic;
 
 pub(super) fn normalized_number(kind: Token, value: &str) -> Option<String> {
     if !matches!(kind, Token::Int | Token::Float | Token::Imag) || value.len() < 2 {
@@ -58,24 +59,6 @@ pub(super) fn sanitize_import_path(value: &str) -> Option<String> {
     }
     let q = crate::go::strconv::quote(&s);
     (q != value).then_some(q)
-}
-
-/// Go's `unicode.IsGraphic`: L, M, N, P, S and Zs.
-pub(super) fn is_graphic(c: char) -> bool {
-    use unicode_general_category::{get_general_category, GeneralCategory as G};
-    if c.is_ascii() {
-        return (' '..='~').contains(&c);
-    }
-    !matches!(
-        get_general_category(c),
-        G::LineSeparator
-            | G::ParagraphSeparator
-            | G::Control
-            | G::Format
-            | G::Surrogate
-            | G::PrivateUse
-            | G::Unassigned
-    )
 }
 
 /// Go's `strconv.Unquote` for the string literals the parser accepted,
