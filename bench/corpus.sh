@@ -14,7 +14,7 @@ mkdir -p "$out"
 home=$(mktemp -d)
 trap 'rm -rf "$home"' EXIT
 export CAVEMAN_HOME=$home
-unset CAVEMAN_CCR_DIR CAVEMAN_CCR_MAX_BYTES CAVE_ENGINE_TOON CAVEMAN_PROFILE
+unset CAVEMAN_CCR_DIR CAVEMAN_CCR_MAX_BYTES CAVE_ENGINE_TOON CAVEMAN_TIMINGS
 n=0
 while IFS= read -r -d '' f; do
   rel=${f#"$corpus"/}

@@ -16,7 +16,7 @@ BIN=${CARGO_TARGET_DIR:-$PWD/target}/release/caveman-engine
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export CAVEMAN_HOME=$work/home
-unset CAVEMAN_CCR_DIR CAVEMAN_CCR_MAX_BYTES CAVE_ENGINE_TOON CAVEMAN_PROFILE
+unset CAVEMAN_CCR_DIR CAVEMAN_CCR_MAX_BYTES CAVE_ENGINE_TOON CAVEMAN_TIMINGS
 for f in bench/data/*; do
   name=$(basename "$f")
   [[ $name =~ $filter ]] || continue

@@ -10,6 +10,7 @@
 use crate::compress::{self, Decline, Input};
 use crate::content_type::ContentType;
 use crate::detect::{self, Parsed};
+use crate::profile::Profile;
 use crate::report::{Report, StoreFailure, Transformed};
 use crate::store::{Handle, NewRecord, PutError, Store};
 use crate::{tokens, unwrap};
@@ -23,6 +24,10 @@ pub struct Options {
     pub query: String,
     /// `CAVE_ENGINE_TOON=best-of`.
     pub toon_best_of: bool,
+    /// `--profile` (or `CAVEMAN_ENGINE_PROFILE`).
+    pub profile: Profile,
+    /// `--budget N` (or `CAVEMAN_ENGINE_BUDGET`): at most N tokens.
+    pub budget: Option<usize>,
 }
 
 /// Why the input passed through unchanged (for `--explain`).
@@ -60,6 +65,8 @@ pub struct Account {
     pub forced: bool,
     /// Wrappers peeled before detection, outermost first.
     pub peeled: Vec<&'static str>,
+    /// The detection rule that named the type (empty when forced).
+    pub rule: &'static str,
     /// The compressor's account of kept and dropped units, when it
     /// selected units.
     pub trace: Option<compress::Trace>,
@@ -67,7 +74,7 @@ pub struct Account {
 
 /// Compresses `input` (engine.md §1).
 pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
-    let mut clock = crate::profile::Clock::new("engine");
+    let mut clock = crate::timings::Clock::new("engine");
     std::thread::scope(|scope| {
         let counter = scope.spawn(|| tokens::count(input));
         let (body, layers) = unwrap::unwrap(input);
@@ -75,11 +82,16 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
         let mut account = Account {
             forced: opts.forced_type.is_some(),
             peeled: layers.iter().map(unwrap::Wrapper::name).collect(),
+            rule: "",
             trace: None,
         };
         let (ct, parsed) = match &opts.forced_type {
             Some(t) => (t.clone(), Parsed::Nothing),
-            None => detect::detect_parsed(&body),
+            None => {
+                let d = detect::detect_as(&body, opts.profile, true);
+                account.rule = d.rule;
+                (d.ct, d.parsed)
+            }
         };
         clock.mark("detect");
         let entry = compress::lookup(&ct);
@@ -91,6 +103,8 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
                     query: &opts.query,
                     parsed,
                     toon_best_of: opts.toon_best_of,
+                    profile: opts.profile,
+                    budget: opts.budget,
                 };
                 (e.run)(&req).map_err(|Decline(why)| PassThrough::Declined(why))
             }
@@ -129,6 +143,9 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
                     PassThrough::StoreRefused(f) => Some(f),
                     _ => None,
                 },
+                profile: opts.profile,
+                budget: opts.budget,
+                over_budget: false,
             },
             pass_through: Some(why),
             account: account.clone(),
@@ -179,6 +196,9 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
                     lossless_to_model: lossless,
                 }),
                 error: None,
+                profile: opts.profile,
+                budget: opts.budget,
+                over_budget: false,
             },
             pass_through: None,
             account,

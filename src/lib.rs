@@ -19,7 +19,8 @@ pub(crate) mod gofmt;
 pub mod mcp;
 pub(crate) mod narrow;
 pub(crate) mod par;
-pub(crate) mod profile;
+pub mod profile;
+pub(crate) mod timings;
 pub mod report;
 pub mod store;
 pub(crate) mod table;
@@ -128,12 +129,7 @@ pub mod testing {
     /// it declines.
     pub fn compress_as(ct: &crate::ContentType, body: &[u8], query: &str) -> Option<Vec<u8>> {
         let entry = crate::compress::lookup(ct)?;
-        let input = crate::compress::Input {
-            body,
-            query,
-            parsed: crate::detect::Parsed::Nothing,
-            toon_best_of: false,
-        };
+        let input = crate::compress::Input::plain(body, query);
         (entry.run)(&input).ok().map(|c| c.bytes)
     }
 
@@ -141,12 +137,7 @@ pub mod testing {
     /// beside the original (only a11y has any).
     pub fn metadata_as(ct: &crate::ContentType, body: &[u8], query: &str) -> Option<Vec<u8>> {
         let entry = crate::compress::lookup(ct)?;
-        let input = crate::compress::Input {
-            body,
-            query,
-            parsed: crate::detect::Parsed::Nothing,
-            toon_best_of: false,
-        };
+        let input = crate::compress::Input::plain(body, query);
         (entry.run)(&input).ok().map(|c| c.metadata)
     }
 }

@@ -1,53 +1,75 @@
-//! Phase timings on stderr when `CAVEMAN_PROFILE` is set, for the
-//! benchmark account in BENCHMARKS.md. Off (one cached env lookup) otherwise.
+//! Profiles: `compat` (the default) reproduces the reference byte for
+//! byte; `lean` is this project's own — detection that names payloads as a
+//! person would, and compressors that drop more while stating what held.
+//!
+//! A profile is a parameter of detection, the registry and the shared
+//! skeleton, never a second copy of a compressor.
 
-use std::sync::OnceLock;
-use std::time::Instant;
+use std::fmt;
 
-fn enabled() -> bool {
-    static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("CAVEMAN_PROFILE").is_some())
+/// Which rules detection and the compressors follow.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// The reference's behaviour, byte-identical on every conformance case.
+    #[default]
+    Compat,
+    /// Ours: more kinds compressed, fewer representatives, facts in markers.
+    Lean,
 }
 
-/// Measures consecutive phases of one piece of work.
-pub struct Clock {
-    scope: &'static str,
-    start: Option<Instant>,
-    last: Option<Instant>,
-}
+/// The environment variable that picks the profile when no flag does.
+pub const ENV: &str = "CAVEMAN_ENGINE_PROFILE";
 
-impl Clock {
-    pub fn new(scope: &'static str) -> Clock {
-        let now = enabled().then(Instant::now);
-        Clock {
-            scope,
-            start: now,
-            last: now,
+impl Profile {
+    pub const ALL: [Profile; 2] = [Profile::Compat, Profile::Lean];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Compat => "compat",
+            Profile::Lean => "lean",
         }
     }
 
-    /// Reports the time since the previous mark.
-    pub fn mark(&mut self, phase: &str) {
-        let (Some(start), Some(last)) = (self.start, self.last) else {
-            return;
-        };
-        let now = Instant::now();
-        eprintln!(
-            "profile: {:<10} {phase:<16} {:>8.1} ms (at {:>8.1} ms) rss {:>5} MB",
-            self.scope,
-            (now - last).as_secs_f64() * 1e3,
-            (now - start).as_secs_f64() * 1e3,
-            resident_mb()
-        );
-        self.last = Some(now);
+    /// The profile named `name` (exact, lower case).
+    pub fn from_name(name: &str) -> Option<Profile> {
+        Profile::ALL.into_iter().find(|p| p.as_str() == name)
+    }
+
+    /// The profile `CAVEMAN_ENGINE_PROFILE` names: unset or empty is
+    /// compat; anything else must be a profile's name.
+    pub fn from_env() -> Result<Profile, String> {
+        match std::env::var(ENV) {
+            Ok(v) if !v.is_empty() => Profile::from_name(&v).ok_or_else(|| unknown(ENV, &v)),
+            _ => Ok(Profile::Compat),
+        }
+    }
+
+    pub fn is_lean(self) -> bool {
+        self == Profile::Lean
     }
 }
 
-/// Resident set size in MB (Linux; 0 elsewhere).
-fn resident_mb() -> u64 {
-    let pages = std::fs::read_to_string("/proc/self/statm")
-        .ok()
-        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
-        .unwrap_or(0);
-    pages * 4096 / (1 << 20)
+/// The message for a profile name that is none of ours.
+pub fn unknown(source: &str, name: &str) -> String {
+    format!("{source}: unknown profile {name:?} (compat or lean)")
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for p in Profile::ALL {
+            assert_eq!(Profile::from_name(p.as_str()), Some(p));
+        }
+        assert_eq!(Profile::from_name("Lean"), None);
+        assert_eq!(Profile::default(), Profile::Compat);
+    }
 }

@@ -4,6 +4,7 @@
 use crate::content_type::{ContentType, Method};
 use crate::go::json::write_json_str;
 use crate::go::strconv::format_float;
+use crate::profile::Profile;
 use crate::store::Handle;
 
 /// Store failure codes a report can carry.
@@ -11,6 +12,9 @@ use crate::store::Handle;
 pub enum StoreFailure {
     Unavailable,
     BudgetExceeded,
+    /// Not a store failure: the input was over the stdin limit and passed
+    /// through untouched (lean only; compat exits 1 as the reference does).
+    InputTooLarge,
 }
 
 impl StoreFailure {
@@ -18,6 +22,7 @@ impl StoreFailure {
         match self {
             StoreFailure::Unavailable => "cave_ccr_unavailable",
             StoreFailure::BudgetExceeded => "cave_ccr_budget_exceeded",
+            StoreFailure::InputTooLarge => "cave_input_too_large",
         }
     }
 }
@@ -39,6 +44,12 @@ pub struct Report {
     pub ratio: f64,
     pub transformed: Option<Transformed>,
     pub error: Option<StoreFailure>,
+    /// The profile; only `lean` is written (compat's bytes never change).
+    pub profile: Profile,
+    /// `--budget N`, echoed when given.
+    pub budget: Option<usize>,
+    /// The budget was below the smallest possible view.
+    pub over_budget: bool,
 }
 
 impl Report {
@@ -68,6 +79,16 @@ impl Report {
             v.extend_from_slice(e.code().as_bytes());
             v.push(b'"');
         }
+        if self.profile != Profile::Compat {
+            v.extend_from_slice(b",\"profile\":");
+            write_json_str(&mut v, self.profile.as_str().as_bytes());
+        }
+        if let Some(b) = self.budget {
+            v.extend_from_slice(format!(",\"budget\":{b}").as_bytes());
+        }
+        if self.over_budget {
+            v.extend_from_slice(b",\"over_budget\":true");
+        }
         v.push(b'}');
         v
     }
@@ -86,10 +107,32 @@ mod tests {
             ratio: 0.0,
             transformed: None,
             error: None,
+            profile: Profile::Compat,
+            budget: None,
+            over_budget: false,
         };
         assert_eq!(
             String::from_utf8(r.to_json()).unwrap(),
             r#"{"content_type":"text","tokens_before":0,"tokens_after":0,"ratio":0,"basis":"inferred"}"#
+        );
+    }
+
+    #[test]
+    fn lean_and_budget_fields_come_last() {
+        let r = Report {
+            content_type: ContentType::Log,
+            tokens_before: 10,
+            tokens_after: 10,
+            ratio: 0.0,
+            transformed: None,
+            error: Some(StoreFailure::InputTooLarge),
+            profile: Profile::Lean,
+            budget: Some(500),
+            over_budget: true,
+        };
+        assert_eq!(
+            String::from_utf8(r.to_json()).unwrap(),
+            r#"{"content_type":"log","tokens_before":10,"tokens_after":10,"ratio":0,"basis":"inferred","error":"cave_input_too_large","profile":"lean","budget":500,"over_budget":true}"#
         );
     }
 }

@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 /// Environment variables the tool reads; removed so the host cannot leak in.
 const TOOL_ENV: [&str; 7] = [
     "CAVEMAN_HOME",
-    "CAVEMAN_PROFILE",
+    "CAVEMAN_TIMINGS",
     "CAVEMAN_CCR_DIR",
     "CAVEMAN_CCR_DB",
     "CAVEMAN_CCR_MAX_BYTES",

@@ -13,7 +13,7 @@ Environment:
   CAVEMAN_CCR_MAX_BYTES   store budget in bytes (default 536870912); a full store passes input through
   CAVE_ENGINE_TOON        best-of: JSON goes out as TOON or elided JSON, whichever is smaller
   CAVEMAN_MCP_EPHEMERAL   1: the MCP server keeps an in-memory store
-  CAVEMAN_PROFILE         set: phase timings on stderr
+  CAVEMAN_TIMINGS         set: phase timings on stderr
 
 Example:
   curl -s https://api.example.com/orders | caveman-engine compress";

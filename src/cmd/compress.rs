@@ -5,18 +5,51 @@ use crate::content_type::ContentType;
 use crate::engine::{self, Options};
 use crate::error::{Error, Result};
 use crate::go::unicode::equal_fold_ascii;
+use crate::profile::Profile;
 
 /// What the flags ask for besides the engine's options.
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Extra {
     explain: bool,
     help: bool,
+    /// `--profile` was given (it wins over the environment).
+    profile_flag: bool,
+    /// `--budget` was given (it wins over the environment).
+    budget_flag: bool,
+}
+
+/// A usage error of one of this project's own flags (exit 2); the
+/// reference's flags keep their messages and exit 1.
+const USAGE: &str = "usage: caveman-engine compress [--type T] [--query Q] [--profile compat|lean] [--budget N] [--explain]";
+
+/// `--profile NAME`'s value.
+pub(super) fn profile_value(v: &str) -> std::result::Result<Profile, Error> {
+    Profile::from_name(v).ok_or_else(|| Error::usage(crate::profile::unknown("--profile", v)))
+}
+
+/// `--budget N`'s value: a positive whole number of tokens.
+fn budget_value(source: &str, v: &str) -> std::result::Result<usize, Error> {
+    match v.trim().parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(Error::usage(format!(
+            "{source}: {v:?} is not a token budget (a whole number above 0)\n{USAGE}"
+        ))),
+    }
+}
+
+/// The budget `CAVEMAN_ENGINE_BUDGET` sets: unset or empty is none.
+pub(super) fn budget_from_env() -> std::result::Result<Option<usize>, Error> {
+    const ENV: &str = "CAVEMAN_ENGINE_BUDGET";
+    match std::env::var(ENV) {
+        Ok(v) if !v.is_empty() => budget_value(ENV, &v).map(Some),
+        _ => Ok(None),
+    }
 }
 
 /// Parses the flags left to right (the error is the fatal message),
 /// including this project's own: `--explain`, and `--help`/`-h` in a flag
 /// position (not as a flag's value).
-fn parse_all(args: &[String]) -> std::result::Result<(Options, Extra), String> {
+fn parse_all(args: &[String]) -> std::result::Result<(Options, Extra), Error> {
     let mut opts = Options::default();
     let mut extra = Extra::default();
     let mut i = 0;
@@ -24,9 +57,9 @@ fn parse_all(args: &[String]) -> std::result::Result<(Options, Extra), String> {
         let a = args[i].as_str();
         match a {
             "--type" => {
-                let v = args
-                    .get(i + 1)
-                    .ok_or("usage: caveman-engine compress [--type <content-type>]")?;
+                let v = args.get(i + 1).ok_or_else(|| {
+                    Error::fatal("usage: caveman-engine compress [--type <content-type>]")
+                })?;
                 opts.forced_type = match v.as_str() {
                     "" | "auto" => None,
                     t => Some(ContentType::from_name(t)),
@@ -34,9 +67,9 @@ fn parse_all(args: &[String]) -> std::result::Result<(Options, Extra), String> {
                 i += 2;
             }
             "--query" => {
-                let v = args
-                    .get(i + 1)
-                    .ok_or("usage: caveman-engine compress [--query <text>]")?;
+                let v = args.get(i + 1).ok_or_else(|| {
+                    Error::fatal("usage: caveman-engine compress [--query <text>]")
+                })?;
                 opts.query = v.clone();
                 i += 2;
             }
@@ -48,14 +81,41 @@ fn parse_all(args: &[String]) -> std::result::Result<(Options, Extra), String> {
                 extra.explain = true;
                 i += 1;
             }
+            "--profile" | "--budget" => {
+                let v = args.get(i + 1).ok_or_else(|| Error::usage(USAGE))?;
+                if a == "--profile" {
+                    opts.profile = profile_value(v)?;
+                    extra.profile_flag = true;
+                } else {
+                    opts.budget = Some(budget_value(a, v)?);
+                    extra.budget_flag = true;
+                }
+                i += 2;
+            }
+            _ if a.starts_with("--profile=") => {
+                opts.profile = profile_value(&a["--profile=".len()..])?;
+                extra.profile_flag = true;
+                i += 1;
+            }
+            _ if a.starts_with("--budget=") => {
+                opts.budget = Some(budget_value("--budget", &a["--budget=".len()..])?);
+                extra.budget_flag = true;
+                i += 1;
+            }
             "--help" | "-h" => {
                 extra.help = true;
                 return Ok((opts, extra));
             }
-            _ => return Err(format!("unknown compress flag: {a}")),
+            _ => return Err(Error::fatal(format!("unknown compress flag: {a}"))),
         }
     }
     opts.toon_best_of = std::env::var("CAVE_ENGINE_TOON").is_ok_and(|v| is_best_of(&v));
+    if !extra.profile_flag {
+        opts.profile = Profile::from_env().map_err(Error::usage)?;
+    }
+    if !extra.budget_flag {
+        opts.budget = budget_from_env()?;
+    }
     Ok((opts, extra))
 }
 
@@ -65,7 +125,7 @@ fn is_best_of(v: &str) -> bool {
 }
 
 pub fn run(args: &[String]) -> Result<()> {
-    let (opts, extra) = parse_all(args).map_err(Error::fatal)?;
+    let (opts, extra) = parse_all(args)?;
     if extra.help {
         return super::help(&["compress"]);
     }
@@ -93,7 +153,7 @@ mod tests {
     }
 
     fn parse_args(a: &[String]) -> std::result::Result<Options, String> {
-        parse_all(a).map(|(o, _)| o)
+        parse_all(a).map(|(o, _)| o).map_err(|e| e.to_string())
     }
 
     #[test]

@@ -7,29 +7,11 @@ use crate::content_type::ContentType;
 use crate::engine::{Account, Outcome, PassThrough};
 use crate::report::StoreFailure;
 
-/// The rule of the detection cascade (spec/detect.md) that gives `ct`:
-/// the cascade tries them in this order and the first that holds wins.
-pub fn detection_rule(ct: &ContentType) -> &'static str {
-    match ct {
-        ContentType::Json => "the body is one valid JSON object or array",
-        ContentType::Terminal => "an ANSI escape sequence, or 3+ bare carriage returns",
-        ContentType::Diff => "4+ diff lines (---/+++/@@/+/-) with a hunk or file header",
-        ContentType::Html => "an HTML document start, or 6+ tags with a body/div/p and no code",
-        ContentType::Tabular => "8+ rows of one CSV, TSV or Markdown table",
-        ContentType::Code => "3+ code keywords and code structure, and not a log",
-        ContentType::Log => "at least half the lines (and 3+) carry a level, timestamp or [TAG]",
-        ContentType::SearchResult => "a third of the lines (and 4+) are path:line: or URL hits",
-        ContentType::Config => "12+ lines of TOML/INI sections and keys, or YAML that decodes",
-        ContentType::Text => "no other rule matched",
-        _ => "only chosen with --type",
-    }
-}
-
 fn detected(ct: &ContentType, account: &Account) -> String {
     let mut s = if account.forced {
         format!("explain: type {ct}: forced with --type")
     } else {
-        format!("explain: detected {ct}: {}", detection_rule(ct))
+        format!("explain: detected {ct}: {}", account.rule)
     };
     if !account.peeled.is_empty() {
         s.push_str(&format!(" (after peeling: {})", account.peeled.join(", ")));
@@ -55,6 +37,11 @@ pub fn compress(outcome: &Outcome) -> Vec<String> {
                 PassThrough::StoreRefused(StoreFailure::BudgetExceeded) => {
                     "the recovery store is over its budget (CAVEMAN_CCR_MAX_BYTES), so no lossy \
                      view without a stored original; see `caveman-engine store prune`"
+                        .into()
+                }
+                PassThrough::StoreRefused(StoreFailure::InputTooLarge) => {
+                    "the input is larger than the 64 MiB limit; under --profile lean it passes \
+                     through untouched"
                         .into()
                 }
                 PassThrough::StoreRefused(StoreFailure::Unavailable) => {
@@ -103,11 +90,12 @@ fn trace_line(t: &crate::compress::Trace, what: &str) -> String {
 }
 
 /// The line `detect --explain` adds on stderr.
-pub fn detect(ct: &ContentType, peeled: &[&'static str]) -> String {
+pub fn detect(ct: &ContentType, rule: &'static str, peeled: &[&'static str]) -> String {
     detected(
         ct,
         &Account {
             peeled: peeled.to_vec(),
+            rule,
             ..Account::default()
         },
     )

@@ -223,15 +223,9 @@ fn unescape(raw: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::detect::Parsed;
 
     fn strip(s: &str) -> String {
-        let input = Input {
-            body: s.as_bytes(),
-            query: "",
-            parsed: Parsed::Nothing,
-            toon_best_of: false,
-        };
+        let input = Input::plain(s.as_bytes(), "");
         String::from_utf8(run(&input).unwrap().bytes).unwrap()
     }
 

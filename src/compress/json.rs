@@ -145,7 +145,7 @@ pub fn compress_decoded(body: &[u8], trimmed: Json<'_>, query: &str) -> Option<V
 
 /// [`compress`] with the account of what was kept and why.
 fn compress_traced(body: &[u8], query: &str) -> Option<(Vec<u8>, Trace)> {
-    let mut clock = crate::profile::Clock::new("json");
+    let mut clock = crate::timings::Clock::new("json");
     let v = gojson::decode_go(body).ok()?;
     clock.mark("decode");
     walk_value(v.root(), body.len(), query, clock)
@@ -170,7 +170,7 @@ fn compress_decoded_traced(
         trimmed,
         body.len(),
         query,
-        crate::profile::Clock::new("json"),
+        crate::timings::Clock::new("json"),
     )
 }
 
@@ -182,7 +182,7 @@ fn walk_value(
     v: Json<'_>,
     size: usize,
     query: &str,
-    clock: crate::profile::Clock,
+    clock: crate::timings::Clock,
 ) -> Option<(Vec<u8>, Trace)> {
     let mut w = Walker {
         query,
@@ -203,7 +203,7 @@ struct Walker<'q> {
     query: &'q str,
     collapsed: bool,
     out: Vec<u8>,
-    clock: crate::profile::Clock,
+    clock: crate::timings::Clock,
     /// Elements kept per reason and dropped, over every array.
     trace: Trace,
 }

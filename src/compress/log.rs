@@ -52,7 +52,7 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
 /// The log view of `text` (log.md §3). Every line kept returns the input
 /// unchanged: the engine then passes it through.
 pub(crate) fn compress(text: &str, query: &str) -> Result<Compressed, Decline> {
-    let mut clock = crate::profile::Clock::new("log");
+    let mut clock = crate::timings::Clock::new("log");
     let doc = Lines::split(text);
     let n = doc.len();
     clock.mark("lines");

@@ -23,6 +23,7 @@ mod toon;
 
 use crate::content_type::{ContentType, Method};
 use crate::detect::Parsed;
+use crate::profile::Profile;
 
 /// What a compressor is given.
 pub(crate) struct Input<'a> {
@@ -35,6 +36,24 @@ pub(crate) struct Input<'a> {
     pub parsed: Parsed<'a>,
     /// `CAVE_ENGINE_TOON=best-of` (engine.md §5).
     pub toon_best_of: bool,
+    /// Which rules to follow.
+    pub profile: Profile,
+    /// `--budget N`: the view's token ceiling, when given.
+    pub budget: Option<usize>,
+}
+
+impl<'a> Input<'a> {
+    /// The input for `body` with a query, compat rules, nothing parsed.
+    pub fn plain(body: &'a [u8], query: &'a str) -> Input<'a> {
+        Input {
+            body,
+            query,
+            parsed: Parsed::Nothing,
+            toon_best_of: false,
+            profile: Profile::Compat,
+            budget: None,
+        }
+    }
 }
 
 pub use shared::lines::Trace;

@@ -57,7 +57,7 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
             input.body,
             t,
             input.query,
-            crate::profile::Clock::new("tabular"),
+            crate::timings::Clock::new("tabular"),
         ),
         Parsed::Table(_) => None,
         _ => parse_and_sample(input.body, input.query),
@@ -78,7 +78,7 @@ fn parse_and_sample(input: &[u8], query: &str) -> Option<(Vec<u8>, Trace)> {
     if contains(input, MARKER_GUARD) {
         return None;
     }
-    let mut clock = crate::profile::Clock::new("tabular");
+    let mut clock = crate::timings::Clock::new("tabular");
     let t = table::parse(input)?;
     clock.mark("parse");
     sample(input, &t, query, clock)
@@ -89,14 +89,14 @@ pub fn compress_parsed(input: &[u8], t: &Table<'_>, query: &str) -> Option<Vec<u
     if contains(input, MARKER_GUARD) {
         return None;
     }
-    sample(input, t, query, crate::profile::Clock::new("tabular")).map(|(bytes, _)| bytes)
+    sample(input, t, query, crate::timings::Clock::new("tabular")).map(|(bytes, _)| bytes)
 }
 
 fn sample(
     input: &[u8],
     t: &Table<'_>,
     query: &str,
-    mut clock: crate::profile::Clock,
+    mut clock: crate::timings::Clock,
 ) -> Option<(Vec<u8>, Trace)> {
     let hr = t.header_rows();
     let n = t.rows.len();

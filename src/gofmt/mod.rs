@@ -38,7 +38,7 @@ pub(crate) enum Skip {
 /// body, prints the file with Go's printer and formats the printed text
 /// with gofmt (spec/code.md §3). The result always ends in one LF.
 pub(crate) fn empty_bodies(src: &[u8]) -> Result<Vec<u8>, Skip> {
-    let mut clock = crate::profile::Clock::new("gofmt");
+    let mut clock = crate::timings::Clock::new("gofmt");
     let (file, emptied) = parser::parse_file_emptying(src).map_err(Skip::Syntax)?;
     clock.mark("parse");
     if !emptied {

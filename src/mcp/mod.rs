@@ -12,6 +12,7 @@ use std::io::{self, BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::go::json::write_json_str;
+use crate::profile::Profile;
 use crate::store::{Store, StoreEnv};
 use tools::Tools;
 
@@ -22,7 +23,7 @@ pub const MAX_RESULT: usize = 16 << 20;
 
 const TOOLS_LIST: &str = include_str!("tools.json");
 const VERSION: &str = "dev";
-const USAGE: &str = "usage: caveman-mcp [version --json]";
+const USAGE: &str = "usage: caveman-mcp [--profile compat|lean] [version --json]";
 
 /// A tool's answer: its text and whether it is a tool error.
 #[derive(Debug)]
@@ -43,7 +44,14 @@ pub(crate) fn log(level: &str, msg: &str, attrs: &[(&str, &str)]) {
 /// The `caveman-mcp` program: arguments, store, serve. Returns the exit
 /// status.
 pub fn main(args: &[String]) -> i32 {
-    match args {
+    let (profile, args) = match take_profile(args) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}\n{USAGE}");
+            return 2;
+        }
+    };
+    match args.as_slice() {
         [] => {}
         [v, j] if v == "version" && j == "--json" => {
             let line = format!(
@@ -68,7 +76,9 @@ pub fn main(args: &[String]) -> i32 {
         .is_ok_and(|v| crate::go::unicode::equal_fold_ascii(&v, "best-of"));
     let stdin = io::stdin();
     let stdout = io::stdout();
-    let mut server = Server::new(Tools::new(store, best_of));
+    let mut tools = Tools::new(store, best_of);
+    tools.profile = profile;
+    let mut server = Server::new(tools);
     match server.serve(&mut stdin.lock(), &mut stdout.lock()) {
         Ok(()) => 0,
         Err(e) => {
@@ -76,6 +86,37 @@ pub fn main(args: &[String]) -> i32 {
             1
         }
     }
+}
+
+/// The `--profile NAME` / `--profile=NAME` among the arguments (else
+/// `CAVEMAN_ENGINE_PROFILE`, else compat) and the other arguments.
+fn take_profile(args: &[String]) -> Result<(Profile, Vec<String>), String> {
+    let mut profile = None;
+    let mut rest = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        let name = if a == "--profile" {
+            i += 1;
+            Some(args.get(i).ok_or("--profile: missing profile name")?.as_str())
+        } else {
+            a.strip_prefix("--profile=")
+        };
+        match name {
+            Some(n) => {
+                profile = Some(
+                    Profile::from_name(n).ok_or_else(|| crate::profile::unknown("--profile", n))?,
+                )
+            }
+            None => rest.push(a.clone()),
+        }
+        i += 1;
+    }
+    let profile = match profile {
+        Some(p) => p,
+        None => Profile::from_env()?,
+    };
+    Ok((profile, rest))
 }
 
 /// The store the server uses (§2): in memory when asked, or when no home

@@ -11,6 +11,7 @@ use crate::engine::{self, Options};
 use crate::go::json::write_json_str;
 use crate::go::strconv::format_float;
 use crate::go::unicode::trim_space;
+use crate::profile::Profile;
 use crate::store::Store;
 
 /// What a tool answers: its text and whether it is a tool error.
@@ -74,6 +75,8 @@ impl Payload {
 pub struct Tools {
     pub store: Store,
     pub toon_best_of: bool,
+    /// `--profile` / `CAVEMAN_ENGINE_PROFILE` of the server.
+    pub profile: Profile,
     ledger: HashSet<Vec<u8>>,
 }
 
@@ -112,6 +115,7 @@ impl Tools {
         Tools {
             store,
             toon_best_of,
+            profile: Profile::Compat,
             ledger: HashSet::new(),
         }
     }
@@ -144,6 +148,8 @@ impl Tools {
             forced_type: forced,
             query: String::new(),
             toon_best_of: self.toon_best_of,
+            profile: self.profile,
+            budget: None,
         };
         let outcome = engine::compress(input.as_bytes(), &opts, &self.store);
         let r = &outcome.report;

@@ -79,7 +79,7 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
 }
 
 pub(crate) fn compress(body: &[u8]) -> Result<Vec<u8>, Decline> {
-    let mut clock = crate::profile::Clock::new("html");
+    let mut clock = crate::timings::Clock::new("html");
     let (text, mapped) = to_text(body);
     if text.trim().is_empty() {
         return Err(Decline("empty"));

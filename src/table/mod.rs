@@ -5,6 +5,8 @@
 use crate::go::csv::{csv_shape, read_csv, Rows, MAX_INPUT};
 use crate::go::unicode::{is_blank, trim_space};
 
+pub mod aligned;
+
 /// Most columns a table may have.
 pub const MAX_COLUMNS: usize = 128;
 

@@ -10,6 +10,12 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::content_type::ContentType;
+use crate::profile::Profile;
+
+pub(crate) mod lang;
+pub(crate) mod lean;
+
+pub use lang::Language;
 use crate::go::json as gojson;
 use crate::go::regexp::{ascii_words, is_ascii_word as is_word};
 use crate::go::unicode::{contains_lower, fold, is_blank, starts_with_lower, trim_space};
@@ -52,6 +58,8 @@ pub enum Parsed<'a> {
     Table(table::Table<'a>),
     /// The config file's kind, as the config parser decided it.
     Config(ConfigKind),
+    /// Source code in this language (lean detection).
+    Code(Language),
 }
 
 /// What kind of config file the parser of detect.md §10 recognised.
@@ -69,6 +77,47 @@ pub enum ConfigKind {
 /// check accepts.
 pub fn detect_parsed(body: &[u8]) -> (ContentType, Parsed<'_>) {
     detect_body(body, true)
+}
+
+/// What detection decided for an unwrapped body, and the rule that decided.
+#[derive(Debug)]
+pub struct Detected<'a> {
+    pub ct: ContentType,
+    /// What was parsed on the way (empty unless `keep` was asked for).
+    pub parsed: Parsed<'a>,
+    /// The rule that named the type, in words (for `--explain`).
+    pub rule: &'static str,
+}
+
+/// Detects an unwrapped body under `profile`; with `keep`, hands over
+/// what it parsed.
+pub fn detect_as(body: &[u8], profile: Profile, keep: bool) -> Detected<'_> {
+    match profile {
+        Profile::Compat => {
+            let (ct, parsed) = detect_body(body, keep);
+            let rule = compat_rule(&ct);
+            Detected { ct, parsed, rule }
+        }
+        Profile::Lean => lean::detect(body, keep),
+    }
+}
+
+/// The rule of the compat cascade (spec/detect.md) that gives `ct`: the
+/// cascade tries them in this order and the first that holds wins.
+pub fn compat_rule(ct: &ContentType) -> &'static str {
+    match ct {
+        ContentType::Json => "the body is one valid JSON object or array",
+        ContentType::Terminal => "an ANSI escape sequence, or 3+ bare carriage returns",
+        ContentType::Diff => "4+ diff lines (---/+++/@@/+/-) with a hunk or file header",
+        ContentType::Html => "an HTML document start, or 6+ tags with a body/div/p and no code",
+        ContentType::Tabular => "8+ rows of one CSV, TSV or Markdown table",
+        ContentType::Code => "3+ code keywords and code structure, and not a log",
+        ContentType::Log => "at least half the lines (and 3+) carry a level, timestamp or [TAG]",
+        ContentType::SearchResult => "a third of the lines (and 4+) are path:line: or URL hits",
+        ContentType::Config => "12+ lines of TOML/INI sections and keys, or YAML that decodes",
+        ContentType::Text => "no other rule matched",
+        _ => "only chosen with --type",
+    }
 }
 
 fn detect_body(b: &[u8], keep: bool) -> (ContentType, Parsed<'_>) {

@@ -1,0 +1,300 @@
+//! Whitespace-aligned and box-drawn tables, as command-line tools print
+//! them (`ls -l`, `ps`, `df`, `kubectl get`, `docker ps`, psql, tables
+//! drawn with `│` or `|`): which lines are the table, which is the header,
+//! and each row's cells.
+//!
+//! Columns of an aligned table are separated by gutters: character
+//! positions that are blank in every row (a row shorter than the position
+//! counts as blank). The last column runs to the end of the line, so a
+//! free-text column there (`COMMAND`, file names) keeps its spaces.
+//! A table needs a header row of words (no digits) or `ls -l`'s mode
+//! column; logs with fixed-width fields have neither.
+
+/// Rows needed before a block of lines is called a table.
+pub const MIN_ROWS: usize = 4;
+/// Columns needed.
+const MIN_COLUMNS: usize = 3;
+
+/// A table found among a text's lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Aligned {
+    /// The header row's line, if the table has one.
+    pub header: Option<usize>,
+    /// The data rows' lines, in order (border lines excluded).
+    pub rows: Vec<usize>,
+    /// How rows split into cells.
+    pub split: Split,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Split {
+    /// Character ranges of the columns; the last is open-ended.
+    Columns(Vec<(usize, usize)>),
+    /// Cells between this vertical bar character.
+    Bars(char),
+}
+
+impl Aligned {
+    /// The trimmed cells of `line`.
+    pub fn cells<'l>(&self, line: &'l str) -> Vec<&'l str> {
+        match &self.split {
+            Split::Bars(bar) => {
+                let t = line.trim();
+                let t = t.strip_prefix(*bar).unwrap_or(t);
+                let t = t.strip_suffix(*bar).unwrap_or(t);
+                t.split(*bar).map(str::trim).collect()
+            }
+            Split::Columns(cols) => {
+                let starts: Vec<usize> = line.char_indices().map(|(i, _)| i).collect();
+                let byte = |c: usize| starts.get(c).copied().unwrap_or(line.len());
+                cols.iter()
+                    .enumerate()
+                    .map(|(k, &(a, b))| {
+                        let end = if k + 1 == cols.len() { line.len() } else { byte(b) };
+                        line.get(byte(a)..end).unwrap_or("").trim()
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// The header's cells (the column names), if there is a header.
+    pub fn names<'l>(&self, lines: &[&'l str]) -> Vec<&'l str> {
+        self.header.map_or_else(Vec::new, |h| self.cells(lines[h]))
+    }
+}
+
+/// True when the lines are mostly one aligned or box-drawn table.
+pub fn looks_aligned(lines: &[&str]) -> bool {
+    parse(lines).is_some()
+}
+
+fn is_border(l: &str) -> bool {
+    let t = l.trim();
+    !t.is_empty()
+        && t.chars().any(|c| matches!(c, '─' | '━' | '═' | '-' | '='))
+        && t.chars().all(|c| {
+            matches!(
+                c,
+                '─' | '━' | '═' | '┼' | '┬' | '┴' | '├' | '┤' | '┌' | '┐' | '└' | '┘' | '╭' | '╮'
+                    | '╰' | '╯' | '╪' | '╞' | '╡' | '╤' | '╧' | '╔' | '╗' | '╚' | '╝' | '╠'
+                    | '╣' | '╦' | '╩' | '╬' | '+' | '-' | '=' | '|' | '│' | '┃' | ':' | ' '
+            )
+        })
+}
+
+/// `ls -l`'s mode column.
+fn is_mode(cell: &str) -> bool {
+    let b = cell.as_bytes();
+    b.len() >= 10
+        && b"-dlcbps".contains(&b[0])
+        && b[1..10]
+            .iter()
+            .all(|c| b"rwxsStT-".contains(c))
+}
+
+fn header_like(cells: &[&str], min_columns: usize) -> bool {
+    cells.len() >= min_columns
+        && cells.iter().all(|c| {
+            !c.is_empty()
+                && !c.bytes().any(|b| b.is_ascii_digit())
+                && c.chars().any(char::is_alphabetic)
+                && c.len() <= 40
+        })
+}
+
+/// The table the lines hold, if they are mostly one.
+pub fn parse(lines: &[&str]) -> Option<Aligned> {
+    let content: Vec<usize> = (0..lines.len())
+        .filter(|&i| !lines[i].trim().is_empty())
+        .collect();
+    if content.len() < MIN_ROWS + 1 {
+        return None;
+    }
+    bars(lines, &content).or_else(|| columns(lines, &content))
+}
+
+/// A table drawn with vertical bars (`│`, `┃` or `|`).
+fn bars(lines: &[&str], content: &[usize]) -> Option<Aligned> {
+    let bar = ['│', '┃', '|']
+        .into_iter()
+        .max_by_key(|&b| content.iter().filter(|&&i| lines[i].contains(b)).count())?;
+    let rows: Vec<usize> = content
+        .iter()
+        .copied()
+        .filter(|&i| !is_border(lines[i]))
+        .collect();
+    let barred = rows.iter().filter(|&&i| lines[i].contains(bar)).count();
+    if barred < MIN_ROWS + 1 || barred * 10 < rows.len() * 9 {
+        return None;
+    }
+    // Every row splits into the same number of cells.
+    let width = |i: usize| lines[i].matches(bar).count();
+    let w = width(rows[0]);
+    if w < 2 || rows.iter().any(|&i| width(i) != w) {
+        return None;
+    }
+    let t = Aligned {
+        header: None,
+        rows: Vec::new(),
+        split: Split::Bars(bar),
+    };
+    if t.cells(lines[rows[0]]).len() < 2 {
+        return None;
+    }
+    let header = header_like(&t.cells(lines[rows[0]]), 2).then_some(rows[0]);
+    let data = rows[usize::from(header.is_some())..].to_vec();
+    Some(Aligned {
+        header,
+        rows: data,
+        ..t
+    })
+}
+
+/// A whitespace-aligned table.
+fn columns(lines: &[&str], content: &[usize]) -> Option<Aligned> {
+    // `ls -l` starts with `total N`.
+    let mut body: Vec<usize> = content.to_vec();
+    if lines[body[0]].starts_with("total ") {
+        body.remove(0);
+    }
+    body.retain(|&i| !is_border(lines[i]));
+    if body.len() < MIN_ROWS + 1 {
+        return None;
+    }
+    let chars: Vec<Vec<char>> = body.iter().map(|&i| lines[i].chars().collect()).collect();
+    let mut lens: Vec<usize> = chars.iter().map(Vec::len).collect();
+    lens.sort_unstable();
+    // Gutters only where most rows still have text.
+    let reach = lens[lens.len() / 10];
+    if reach < 8 {
+        return None;
+    }
+    let blank = |p: usize| chars.iter().all(|c| c.get(p).is_none_or(|ch| *ch == ' '));
+    let mut cols = Vec::new();
+    let mut start = None;
+    for p in 0..reach {
+        match (blank(p), start) {
+            (true, Some(s)) => {
+                cols.push((s, p));
+                start = None;
+            }
+            (false, None) => start = Some(p),
+            _ => {}
+        }
+    }
+    // The last column is open-ended.
+    match start {
+        Some(s) => cols.push((s, usize::MAX)),
+        None => cols.push((reach, usize::MAX)),
+    }
+    if cols.len() < MIN_COLUMNS {
+        return None;
+    }
+    let mut t = Aligned {
+        header: None,
+        rows: Vec::new(),
+        split: Split::Columns(cols),
+    };
+    let first = t.cells(lines[body[0]]);
+    let header = header_like(&first, MIN_COLUMNS);
+    let ls = body
+        .iter()
+        .filter(|&&i| t.cells(lines[i]).first().is_some_and(|c| is_mode(c)))
+        .count();
+    if !header && ls * 10 < body.len() * 9 {
+        return None;
+    }
+    // Most cells of the data rows are filled.
+    let data = &body[usize::from(header)..];
+    let n = t.cells(lines[body[0]]).len();
+    let filled: usize = data
+        .iter()
+        .map(|&i| t.cells(lines[i]).iter().filter(|c| !c.is_empty()).count())
+        .sum();
+    if filled * 10 < data.len() * n * 7 {
+        return None;
+    }
+    t.header = header.then_some(body[0]);
+    t.rows = data.to_vec();
+    Some(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(s: &str) -> Vec<&str> {
+        s.lines().collect()
+    }
+
+    #[test]
+    fn kubectl_and_ps() {
+        let k = "NAME                     READY   STATUS    RESTARTS   AGE\n\
+                 api-7d4b9c-abcde         1/1     Running   0          3d\n\
+                 api-7d4b9c-fghij         1/1     Running   2          3d\n\
+                 worker-5f6d7-klmno       0/1     Error     7          1h\n\
+                 db-0                     1/1     Running   0          12d\n\
+                 cache-66c-pqrst          1/1     Running   0          5h\n";
+        let l = lines(k);
+        let t = parse(&l).expect("kubectl table");
+        assert_eq!(t.header, Some(0));
+        assert_eq!(t.rows, vec![1, 2, 3, 4, 5]);
+        assert_eq!(
+            t.cells(l[3]),
+            vec!["worker-5f6d7-klmno", "0/1", "Error", "7", "1h"]
+        );
+        let ps = "USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n\
+                  root           1  0.0  0.1 167744 11516 ?        Ss   Nov30   0:03 /sbin/init splash\n\
+                  root           2  0.0  0.0      0     0 ?        S    Nov30   0:00 [kthreadd]\n\
+                  alice       4242  1.5  2.0 912345 81234 pts/0    Sl+  10:01   1:20 node server.js --port 80\n\
+                  alice       4250  0.0  0.0  12345  1234 pts/0    R+   10:02   0:00 ps aux\n\
+                  bob         5000 99.0 10.0 999999 99999 ?        R    09:00  60:00 python train.py\n";
+        let l = lines(ps);
+        let t = parse(&l).expect("ps table");
+        let c = t.cells(l[3]);
+        assert_eq!(c.first(), Some(&"alice"));
+        assert_eq!(c.last(), Some(&"node server.js --port 80"));
+    }
+
+    #[test]
+    fn ls_without_header() {
+        let s = "total 272\n\
+                 drwxr-xr-x 57 root root  4096 Sep 22 04:51 .\n\
+                 drwxr-xr-x 13 root root  4096 Dec  1 00:54 ..\n\
+                 drwxr-xr-x  2 root root  4096 Aug 18  2021 X11\n\
+                 lrwxrwxrwx  1 root root    21 Jan  8  2023 cpp -> /etc/alternatives/cpp\n\
+                 -rw-r--r--  1 root root 12345 Jun 24  2025 my file.txt\n";
+        let l = lines(s);
+        let t = parse(&l).expect("ls table");
+        assert_eq!(t.header, None);
+        assert_eq!(t.rows.len(), 5);
+        assert_eq!(t.cells(l[5]).last(), Some(&"my file.txt"));
+    }
+
+    #[test]
+    fn box_drawn() {
+        let s = "┌──────┬───────┐\n│ name │ count │\n├──────┼───────┤\n│ a    │ 1     │\n│ b    │ 2     │\n│ c    │ 3     │\n│ d    │ 4     │\n│ e    │ 5     │\n└──────┴───────┘\n";
+        let l = lines(s);
+        let t = parse(&l).expect("box table");
+        assert_eq!(t.header, Some(1));
+        assert_eq!(t.rows, vec![3, 4, 5, 6, 7]);
+        assert_eq!(t.cells(l[4]), vec!["b", "2"]);
+    }
+
+    #[test]
+    fn logs_and_prose_are_not_tables() {
+        let log = "Jun 14 15:16:01 combo sshd(pam_unix)[19939]: check pass; user unknown\n\
+                   Jun 14 15:16:02 combo sshd(pam_unix)[19937]: check pass; user unknown\n\
+                   Jun 15 02:04:59 combo sshd(pam_unix)[20882]: authentication failure; logname=\n\
+                   Jun 15 02:04:59 combo sshd(pam_unix)[20884]: authentication failure; logname=\n\
+                   Jun 15 04:06:18 combo su(pam_unix)[21416]: session opened for user cyrus\n";
+        assert!(parse(&lines(log)).is_none());
+        let prose = "This is a paragraph of text that goes on for a while\n\
+                     and then continues on the next line with more words\n\
+                     until it reaches a third line which is also prose,\n\
+                     and a fourth, and a fifth line that ends the text.\n\
+                     Nothing here is a table, though lines are long.\n";
+        assert!(parse(&lines(prose)).is_none());
+    }
+}
