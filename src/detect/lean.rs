@@ -41,7 +41,7 @@ pub(super) fn detect(body: &[u8], keep: bool) -> Detected<'_> {
             if gojson::is_valid(t) {
                 return found(ContentType::Json, Parsed::Nothing, JSON_RULE);
             }
-        } else if let Ok(v) = gojson::decode_exact(t, gojson::Options::GO) {
+        } else if let Ok(v) = gojson::decode_exact(t, crate::compress::json::INPUT_ORDER) {
             return found(ContentType::Json, Parsed::Json(v), JSON_RULE);
         }
     }

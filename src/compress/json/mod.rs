@@ -6,6 +6,10 @@
 //! writer share the decoded tape and its per-path indices; the rules they
 //! apply are already in `shared/` (kinds, invariants, robust, relevance).
 
+mod lean;
+
+pub(crate) use lean::INPUT_ORDER;
+
 use std::ops::Range;
 use std::sync::LazyLock;
 
@@ -59,7 +63,7 @@ const PRESERVE_KEYS: [&str; 15] = [
     "warnings",
 ];
 
-fn is_preserve_key(k: &str) -> bool {
+pub(super) fn is_preserve_key(k: &str) -> bool {
     // Longest key is 11 runes; `ſ` and the Kelvin sign take 2-3 bytes.
     k.len() <= 33 && PRESERVE_KEYS.contains(&fold_str(k).as_str())
 }
@@ -85,6 +89,9 @@ static ERROR_WORDS: LazyLock<WordSet> = LazyLock::new(|| {
 /// The `json` registry row: the elider on what detection decoded, or the
 /// best-of selector under `CAVE_ENGINE_TOON=best-of`.
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
+    if input.profile.is_lean() {
+        return run_lean(input);
+    }
     const NOTHING: Decline = Decline("invalid JSON, a second value, or no array collapsed");
     let elided = |(bytes, trace)| Compressed {
         reported: Some((Method::Elision, false)),
@@ -101,6 +108,64 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     }
     .map(elided)
     .ok_or(NOTHING)
+}
+
+/// Lossless TOON wins over the cut view when it costs at most this much
+/// more (in tokens): nothing is lost.
+const LOSSLESS_SLACK: f64 = 1.10;
+/// TOON is tried on bodies up to this size.
+const TOON_MAX: usize = 8 << 20;
+
+/// The lean JSON view (see [`lean`]): the cut view, or lossless TOON when
+/// it costs about as little.
+fn run_lean(input: &Input<'_>) -> Result<Compressed, Decline> {
+    let decoded;
+    let root = match &input.parsed {
+        Parsed::Json(v) => Some(v.root()),
+        _ => {
+            decoded = gojson::decode_exact(
+                crate::go::unicode::trim_space(input.body),
+                lean::INPUT_ORDER,
+            )
+            .ok();
+            decoded.as_ref().map(|t| t.root())
+        }
+    };
+    let cut = match root {
+        Some(r) => lean::view(r, input.query),
+        None => {
+            let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
+            lean::view_ndjson(text, input.query)
+        }
+    };
+    let toon = (root.is_some() && input.body.len() <= TOON_MAX)
+        .then(|| crate::toon::encode(input.body).ok())
+        .flatten();
+    let cut_tokens = cut.as_ref().map(|(b, _)| tokens::count(b));
+    if let Some(t) = toon {
+        let n = tokens::count(&t);
+        let wins = match cut_tokens {
+            Some(c) => (n as f64) <= c as f64 * LOSSLESS_SLACK,
+            None => true,
+        };
+        if wins {
+            let mut trace = Trace::default();
+            trace.add("every element (lossless TOON table)", 1);
+            return Ok(Compressed {
+                reported: Some((Method::Toon, true)),
+                tokens: Some(n),
+                ..Compressed::traced(t, trace)
+            });
+        }
+    }
+    match (cut, cut_tokens) {
+        (Some((bytes, trace)), Some(n)) => Ok(Compressed {
+            reported: Some((Method::Elision, false)),
+            tokens: Some(n),
+            ..Compressed::traced(bytes, trace)
+        }),
+        _ => Err(Decline("no array, map or string long enough to cut")),
+    }
 }
 
 /// JSON best-of (engine.md §5): TOON or elision, whichever counts fewer
