@@ -46,7 +46,25 @@ fn is_marker(line: &str) -> bool {
 
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
+    if input.profile.is_lean() {
+        return lean(text, input.query);
+    }
     compress(text, input.query)
+}
+
+/// The lean log view (shared::lean): errors and warnings verbatim, one
+/// exemplar per frequent template, counted runs, totals.
+fn lean(text: &str, query: &str) -> Result<Compressed, Decline> {
+    use super::shared::lean;
+    let doc = Lines::split(text);
+    let rules = lean::Rules {
+        tail: 2,
+        extra: None,
+        unit: "lines",
+    };
+    let (pieces, trace) =
+        lean::cut(&doc, &rules, query).ok_or(Decline("fewer than 8 non-blank lines"))?;
+    Ok(Compressed::traced(lean::join(&doc, &pieces), trace))
 }
 
 /// The log view of `text` (log.md §3). Every line kept returns the input

@@ -373,6 +373,8 @@ pub(crate) struct Grid<'a> {
     /// Cells of data row `i`.
     pub row: Box<dyn Fn(usize) -> Vec<&'a str> + 'a>,
     pub rows: usize,
+    /// Trailing rows kept.
+    pub tail: usize,
 }
 
 /// What the lean rules keep of a grid, and the summary of every row for
@@ -407,7 +409,7 @@ pub(crate) fn lean_cut(g: &Grid<'_>, query: &str) -> LeanCut {
     for k in keep.iter_mut().take(LEAN_HEAD) {
         *k = true;
     }
-    for k in keep.iter_mut().skip(n.saturating_sub(LEAN_TAIL)) {
+    for k in keep.iter_mut().skip(n.saturating_sub(g.tail)) {
         *k = true;
     }
     account(&mut trace, &keep, "head/tail");
@@ -505,13 +507,13 @@ fn run_lean(input: &Input<'_>) -> Result<Compressed, Decline> {
         return lean_dsv(input.body, t, input.query).ok_or(NO);
     }
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
-    lean_aligned(text, input.query).ok_or(NO)
+    lean_aligned(text, input.query, LEAN_TAIL).ok_or(NO)
 }
 
 /// A whitespace-aligned or box-drawn table cut by the lean rules: its
 /// lines as they were (borders, the header and lines around the table
 /// kept), dropped runs of rows as marker lines.
-pub(crate) fn lean_aligned(text: &str, query: &str) -> Option<Compressed> {
+pub(crate) fn lean_aligned(text: &str, query: &str, tail: usize) -> Option<Compressed> {
     use super::shared::lines::{join_lines, Keep, Lines};
     let doc = Lines::split(text);
     let plain: Vec<&str> = doc.lines.iter().map(|l| l.trim_end_matches('\r')).collect();
@@ -538,6 +540,7 @@ pub(crate) fn lean_aligned(text: &str, query: &str) -> Option<Compressed> {
         names,
         row: Box::new(move |i| split.cells(plain_rows[rows[i]])),
         rows: t.rows.len(),
+        tail,
     };
     let cut = lean_cut(&g, query);
     // Every line that is not a data row stays; rows follow the cut.
@@ -576,6 +579,7 @@ fn lean_dsv(input: &[u8], t: &Table<'_>, query: &str) -> Option<Compressed> {
         names: t.rows.row(0).iter().collect(),
         row: Box::new(move |i| t.rows.row(hr + i).iter().collect()),
         rows: n - hr,
+        tail: LEAN_TAIL,
     };
     let cut = lean_cut(&g, query);
     let mut out: Vec<Out> = (0..hr).map(Out::Row).collect();

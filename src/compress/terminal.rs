@@ -32,7 +32,55 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         return Err(Decline("empty input"));
     }
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
+    if input.profile.is_lean() {
+        return lean(text, input.query);
+    }
     compress(text)
+}
+
+/// Lines a terminal summary ends with: test and build totals.
+static SUMMARY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\d+ (passed|failed|errors?|warnings?|skipped|ignored|pending|failing|passing)\b|\bBUILD (SUCCESS|FAILURE|SUCCESSFUL|FAILED)\b|^\s*Finished\b|error\[E\d+\]|^(Tests|Test Suites|Test Files):|^test result:|^(ok|FAIL)\s+\S+\s|^(PASS|FAIL)$|^=+ .* =+$|^_{3,} .* _{3,}$|--- FAIL|^Successfully (installed|built|tagged)|^(added|removed|changed|audited) \d+ packages?",
+    )
+    .expect("summary pattern")
+});
+
+fn summary_line(l: &str) -> bool {
+    SUMMARY.is_match(l)
+}
+
+/// The lean terminal view: redraws and escapes cleaned away, then an
+/// aligned table read as a table, anything else by the lean line rules
+/// with the tool's summary lines and the last three lines kept.
+fn lean(text: &str, query: &str) -> Result<Compressed, Decline> {
+    use super::shared::lean;
+    let raw = Lines::split(text);
+    let cleaned: Vec<Cow<'_, str>> = crate::par::map(crate::par::ranges(raw.len(), 8192), |r| {
+        r.map(|i| clean(raw.lines[i])).collect::<Vec<_>>()
+    })
+    .concat();
+    let doc = Lines {
+        lines: cleaned.iter().map(|l| l.as_ref()).collect(),
+        trailing_lf: raw.trailing_lf,
+        cr: raw.cr,
+    };
+    let joined = lean::join(&doc, &Pieces::all(doc.len()));
+    if let Ok(t) = std::str::from_utf8(&joined) {
+        if let Some(c) = super::tabular::lean_aligned(t, query, TAIL) {
+            return Ok(c);
+        }
+    }
+    let rules = lean::Rules {
+        tail: 3,
+        extra: Some(summary_line),
+        unit: "lines",
+    };
+    match lean::cut(&doc, &rules, query) {
+        Some((pieces, trace)) => Ok(Compressed::traced(lean::join(&doc, &pieces), trace)),
+        // Short output: the cleaned lines.
+        None => Ok(Compressed::new(joined)),
+    }
 }
 
 /// The terminal view of `text` (terminal.md §3).

@@ -6,7 +6,7 @@
 use std::fmt;
 use std::sync::LazyLock;
 
-use regex::RegexSet;
+use regex::bytes::RegexSet;
 
 /// The languages the lean code compressor reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -193,7 +193,7 @@ const VOTES: &[(Language, i32, &str)] = &[
 ];
 
 static SET: LazyLock<RegexSet> = LazyLock::new(|| {
-    RegexSet::new(VOTES.iter().map(|v| v.2)).expect("language vote patterns")
+    RegexSet::new(VOTES.iter().map(|v| format!("(?-u){}", v.2))).expect("language vote patterns")
 });
 
 /// The language a `#!` line names.
@@ -253,7 +253,7 @@ fn votes(text: &str) -> ([i32; 16], usize, bool) {
             continue;
         }
         read += 1;
-        for i in SET.matches(line).iter() {
+        for i in SET.matches(line.as_bytes()).iter() {
             let (lang, w, _) = VOTES[i];
             score[lang as usize] += w;
             strong |= w >= 6;

@@ -15,7 +15,7 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
-use regex::{Regex, RegexSet};
+use regex::bytes::{Regex, RegexSet};
 
 use super::lang::{self, Language};
 use super::{ConfigKind, Detected, Parsed};
@@ -206,7 +206,7 @@ fn is_ndjson(s: &Sample<'_>) -> bool {
 }
 
 static HUNK: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^@@ -\d+(,\d+)? \+\d+(,\d+)? @@").expect("hunk pattern"));
+    LazyLock::new(|| Regex::new(r"(?-u)^@@ -\d+(,\d+)? \+\d+(,\d+)? @@").expect("hunk pattern"));
 
 /// A file header (`diff --git`, `--- a` followed by `+++ b`) or a real
 /// hunk header, and most lines are diff lines: Markdown `---` rules and
@@ -216,7 +216,7 @@ fn looks_diff(s: &Sample<'_>) -> bool {
     let mut diffish = 0;
     let mut prev_minus = false;
     for l in &s.lines {
-        let hunk = HUNK.is_match(l);
+        let hunk = HUNK.is_match(l.as_bytes());
         let git = l.starts_with("diff --git ") || l.starts_with("diff -");
         if hunk || git || (prev_minus && l.starts_with("+++ ")) {
             headers += 1;
@@ -268,11 +268,11 @@ fn looks_html(s: &str) -> bool {
 }
 
 static GIT_COMMIT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(\* |\| )*commit [0-9a-f]{7,64}( \(.*\))?$").expect("commit pattern")
+    Regex::new(r"(?-u)^(\* |\| )*commit [0-9a-f]{7,64}( \(.*\))?$").expect("commit pattern")
 });
 
 fn looks_git_log(s: &Sample<'_>) -> bool {
-    let commits = s.count(|l| GIT_COMMIT.is_match(l));
+    let commits = s.count(|l| GIT_COMMIT.is_match(l.as_bytes()));
     let authors = s.count(|l| {
         let l = l.trim_start_matches(['*', '|', ' ']);
         l.starts_with("Author: ") || l.starts_with("Date: ") || l.starts_with("Date:   ")
@@ -413,14 +413,14 @@ fn prose_around_table(s: &Sample<'_>) -> bool {
 }
 
 static SECTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^\[\[?[A-Za-z0-9_.:"' *-]+\]\]?\s*([#;].*)?$"#).expect("section pattern")
+    Regex::new(r#"(?-u)^\[\[?[A-Za-z0-9_.:"' *-]+\]\]?\s*([#;].*)?$"#).expect("section pattern")
 });
 static ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^(export )?[A-Za-z0-9_."'*-]+([A-Za-z0-9_."' -]*[A-Za-z0-9_"'])?\s*[=:]"#)
+    Regex::new(r#"(?-u)^(export )?[A-Za-z0-9_."'*-]+([A-Za-z0-9_."' -]*[A-Za-z0-9_"'])?\s*[=:]"#)
         .expect("assignment pattern")
 });
 static ENV_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^(export )?[A-Za-z_][A-Za-z0-9_]*=("[^"]*"|'[^']*'|[^\s"'#]*)\s*(#.*)?$"#)
+    Regex::new(r#"(?-u)^(export )?[A-Za-z_][A-Za-z0-9_]*=("[^"]*"|'[^']*'|[^\s"'#]*)\s*(#.*)?$"#)
         .expect("env pattern")
 });
 
@@ -457,12 +457,12 @@ fn ini_like(s: &Sample<'_>) -> Option<&'static str> {
             continue;
         }
         let indented = l.starts_with([' ', '\t']);
-        if SECTION.is_match(t) && !indented {
+        if SECTION.is_match(t.as_bytes()) && !indented {
             sections += 1;
             last_was_key = false;
-        } else if ASSIGN.is_match(t) && !indented && !t.ends_with(':') {
+        } else if ASSIGN.is_match(t.as_bytes()) && !indented && !t.ends_with(':') {
             assigns += 1;
-            if ENV_LINE.is_match(t) {
+            if ENV_LINE.is_match(t.as_bytes()) {
                 env += 1;
             }
             let value = t.split_once(['=', ':']).map_or("", |x| x.1);
@@ -511,7 +511,7 @@ fn brackets(v: &str) -> i32 {
 }
 
 static YAML_KEY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^\s*(- )?("[^"]*"|'[^']*'|[A-Za-z0-9_.$/@-][^:#]*?)\s*:(\s|$)"#)
+    Regex::new(r#"(?-u)^\s*(- )?("[^"]*"|'[^']*'|[A-Za-z0-9_.$/@-][^:#]*?)\s*:(\s|$)"#)
         .expect("yaml key pattern")
 });
 
@@ -537,7 +537,7 @@ fn yaml_like(v: &str, s: &Sample<'_>) -> Option<&'static str> {
             docs += 1;
             continue;
         }
-        if YAML_KEY.is_match(l) {
+        if YAML_KEY.is_match(l.as_bytes()) {
             keys += 1;
             let after = t.rsplit_once(':').map_or("", |x| x.1).trim();
             if after.starts_with('|') || after.starts_with('>') {
@@ -603,7 +603,7 @@ const TOOL_PATTERNS: &[(&str, &str)] = &[
     // jest / mocha / vitest
     ("jest", r"^\s*(PASS|FAIL) \S+\.(js|ts|jsx|tsx|mjs|cjs)\b"),
     ("jest", r"^(Tests|Test Suites|Snapshots):\s+\d+"),
-    ("jest", r"^\s*[✓✔✕✗×√] "),
+    ("jest", r"^\s*(✓|✔|✕|✗|×|√) "),
     ("jest", r"^\s*\d+ (passing|failing|pending) \("),
     // maven / gradle
     ("maven", r"^\[(INFO|WARNING|WARN|ERROR|DEBUG)\] "),
@@ -637,7 +637,7 @@ const TOOL_PATTERNS: &[(&str, &str)] = &[
 ];
 
 static TOOL_SET: LazyLock<RegexSet> = LazyLock::new(|| {
-    RegexSet::new(TOOL_PATTERNS.iter().map(|p| p.1)).expect("tool output patterns")
+    RegexSet::new(TOOL_PATTERNS.iter().map(|p| format!("(?-u){}", p.1))).expect("tool output patterns")
 });
 
 /// The rule for output of a tool (test runner, compiler, build tool,
@@ -649,7 +649,7 @@ fn tool_output(s: &Sample<'_>) -> Option<&'static str> {
         if l.len() > 1000 {
             continue;
         }
-        let m = TOOL_SET.matches(l);
+        let m = TOOL_SET.matches(l.as_bytes());
         if let Some(i) = m.iter().next() {
             n += 1;
             let tool = TOOL_PATTERNS[i].0;
@@ -684,7 +684,7 @@ fn tool_output(s: &Sample<'_>) -> Option<&'static str> {
 
 static TIMESTAMP: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r"^[\[(<]?\s*(",
+        r"(?-u)^[\[(<]?\s*(",
         r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?",
         r"|\d{4}/\d{2}/\d{2}[ T]\d{2}:\d{2}",
         r"|\d{2}/\d{2}/\d{4}[ T]\d{2}:\d{2}",
@@ -712,7 +712,7 @@ fn looks_log(s: &Sample<'_>) -> bool {
     if s.non_blank < 3 {
         return false;
     }
-    let stamped = s.count(|l| TIMESTAMP.is_match(l.trim_start()) || super::log_line(l));
+    let stamped = s.count(|l| TIMESTAMP.is_match(l.trim_start().as_bytes()) || super::log_line(l));
     // Continuation lines (stack traces) sit between stamped records.
     stamped * 2 >= s.non_blank
         || (stamped >= 3 && stamped * 4 >= s.non_blank && starts_stamped(s))
@@ -742,17 +742,17 @@ fn record_stream(s: &Sample<'_>) -> bool {
 fn starts_stamped(s: &Sample<'_>) -> bool {
     s.non_blank_lines()
         .find(|l| !l.starts_with('#'))
-        .is_some_and(|l| TIMESTAMP.is_match(l))
+        .is_some_and(|l| TIMESTAMP.is_match(l.as_bytes()))
 }
 
 static MD_HEADING: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^#{1,6} \S").expect("markdown heading"));
+    LazyLock::new(|| Regex::new(r"(?-u)^#{1,6} \S").expect("markdown heading"));
 static RST_UNDERLINE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^([=\-~^`'#*+]){3,}\s*$").expect("rst underline"));
+    LazyLock::new(|| Regex::new(r"(?-u)^([=\-~^`'#*+]){3,}\s*$").expect("rst underline"));
 static MD_LIST: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*([-*+]|\d{1,3}[.)]) \S").expect("list item"));
+    LazyLock::new(|| Regex::new(r"(?-u)^\s*([-*+]|\d{1,3}[.)]) \S").expect("list item"));
 static MAN_SECTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(NAME|SYNOPSIS|DESCRIPTION|OPTIONS|EXAMPLES|SEE ALSO|ENVIRONMENT|EXIT STATUS|FILES|BUGS|AUTHORS?)\s*$")
+    Regex::new(r"(?-u)^(NAME|SYNOPSIS|DESCRIPTION|OPTIONS|EXAMPLES|SEE ALSO|ENVIRONMENT|EXIT STATUS|FILES|BUGS|AUTHORS?)\s*$")
         .expect("man section")
 });
 
@@ -892,16 +892,16 @@ fn prose(s: &Sample<'_>) -> Option<&'static str> {
         }
         if t.starts_with("//") || t.starts_with("* ") || t == "*" || preprocessor(t) {
             other += 1;
-        } else if MD_HEADING.is_match(l) {
+        } else if MD_HEADING.is_match(l.as_bytes()) {
             headings += 1;
-        } else if RST_UNDERLINE.is_match(l) && !prev.trim().is_empty() {
+        } else if RST_UNDERLINE.is_match(l.as_bytes()) && !prev.trim().is_empty() {
             rst += 1;
             headings += 1;
         } else if t.starts_with(".. ") || t.starts_with(".TH ") || t.starts_with(".SH ") {
             rst += 1;
-        } else if MAN_SECTION.is_match(l) {
+        } else if MAN_SECTION.is_match(l.as_bytes()) {
             man += 1;
-        } else if MD_LIST.is_match(l) {
+        } else if MD_LIST.is_match(l.as_bytes()) {
             lists += 1;
         } else if prose_line(l) {
             prose += 1;

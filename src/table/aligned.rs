@@ -197,7 +197,14 @@ fn columns(lines: &[&str], content: &[usize]) -> Option<Aligned> {
         split: Split::Columns(cols),
     };
     let first = t.cells(lines[body[0]]);
-    let header = header_like(&first, MIN_COLUMNS);
+    // Tools print column names capitalised (NAME, Filesystem, PID); a log
+    // line's words are not.
+    let capitalised = first.iter().all(|c| {
+        c.chars()
+            .find(|ch| ch.is_alphabetic())
+            .is_some_and(char::is_uppercase)
+    });
+    let header = header_like(&first, MIN_COLUMNS) && capitalised;
     let ls = body
         .iter()
         .filter(|&&i| t.cells(lines[i]).first().is_some_and(|c| is_mode(c)))
@@ -213,6 +220,16 @@ fn columns(lines: &[&str], content: &[usize]) -> Option<Aligned> {
         .map(|&i| t.cells(lines[i]).iter().filter(|c| !c.is_empty()).count())
         .sum();
     if filled * 10 < data.len() * n * 7 {
+        return None;
+    }
+    // A column every row shares (a log's program name or level) is not
+    // a table's first column.
+    let lead: Vec<&str> = data
+        .iter()
+        .map(|&i| t.cells(lines[i]).first().copied().unwrap_or(""))
+        .collect();
+    let same = lead.iter().filter(|c| **c == lead[0]).count();
+    if ls * 10 < body.len() * 9 && same * 10 >= lead.len() * 9 {
         return None;
     }
     t.header = header.then_some(body[0]);

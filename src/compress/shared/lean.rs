@@ -1,0 +1,432 @@
+//! Lean line rules, shared by the log and terminal compressors under
+//! `--profile lean` (on the line skeleton of [`super::lines`]):
+//!
+//! - every error and warning line is kept verbatim, each distinct line
+//!   once (an exact repeat is counted in a marker, a near-duplicate is a
+//!   different line and stays), with the stack frames and diagnostic lines
+//!   that follow it;
+//! - lines group by template (timestamps, quoted text, UUIDs, hex runs and
+//!   every word holding a digit are variables); each frequent template
+//!   keeps its first line as the exemplar;
+//! - the first and last lines, the first and last timestamped lines, the
+//!   compressor's own lines (a terminal's summary lines) and query hits
+//!   stay;
+//! - every run of two or more dropped lines becomes a marker that counts
+//!   them (a single line stays: its marker would cost as much), and a last
+//!   marker states the total and the most frequent templates with their
+//!   counts.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::lines::{Keep, Lines, Pieces, Trace};
+
+/// Error level words and error words (whole words, any case).
+static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(errors?|err|fatal|critical|crit|severe|emerg|emergency|alert|panic|panicked|exceptions?|fail|failed|failures?|failing|timeout|timed out|denied|refused|traceback|aborted|segfault|killed)\b",
+    )
+    .expect("error line pattern")
+});
+
+/// Warning levels.
+static WARN_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(warn|warning|warnings)\b|\[(warn|warning)\]").expect("warning pattern")
+});
+
+/// Lines that continue the record above them: stack frames, causes,
+/// compiler locations and source snippets.
+static CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"^(\s+at\s|\s+File "|\s*Caused by|\s*caused by|\s+\.\.\. \d+ (more|common frames)|\s*-->\s|\s*\d*\s*\|(\s|$)|\s*=\s(note|help):|\s*\^+|#\d+\s|\s+\w+(\.\w+)+\(.*\)$|\t|\s{4,}\S|Traceback|goroutine \d+|\s+[\w./-]+\.go:\d+)"#,
+    )
+    .expect("continuation pattern")
+});
+
+/// Timestamp formats, in the order they are tried.
+const TS_FORMATS: [&str; 11] = [
+    r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?",
+    r"\d{1,2}/[A-Z][a-z]{2}/\d{4}:\d{2}:\d{2}:\d{2}(?: [+-]\d{4})?",
+    r"\b[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}(?:\.\d+)? \d{4}",
+    r"\b[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}",
+    r"\b\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+",
+    r"\b\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2}",
+    r"\b\d{8}-\d{1,2}:\d{1,2}:\d{1,2}:\d+",
+    r"^\d{6} \d{6}\b",
+    r"^\d{2}/\d{2}/\d{2} \d{2}:\d{2}:\d{2}",
+    r"\b\d{2}:\d{2}:\d{2}(?:\.\d+)?\b",
+    r"^\d{10}(?:\.\d+)?\b",
+];
+
+static TS_EACH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    TS_FORMATS
+        .iter()
+        .map(|p| Regex::new(p).expect("timestamp format"))
+        .collect()
+});
+
+/// Any timestamp, anywhere in a line.
+static TIMESTAMP: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&TS_FORMATS.join("|")).expect("timestamp pattern"));
+
+static UUID: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+        .expect("uuid pattern")
+});
+
+pub fn is_error(line: &str) -> bool {
+    ERROR_LINE.is_match(line)
+}
+
+pub fn is_warning(line: &str) -> bool {
+    WARN_LINE.is_match(line)
+}
+
+/// Stands for a variable while a line is read.
+const VAR: char = '\u{0}';
+
+/// The line without a leading timestamp (the first format, in order,
+/// whose first match has only ` [(<` before it).
+fn strip_lead_ts(line: &str) -> &str {
+    for r in TS_EACH.iter() {
+        if let Some(m) = r.find(line) {
+            if line[..m.start()].chars().all(|c| " [(<".contains(c)) {
+                return &line[m.end()..];
+            }
+            let _ = m;
+        }
+    }
+    line
+}
+
+/// Quoted strings' contents become variables (a JSON key, a quoted string
+/// followed by `:`, stays).
+fn unquote(s: &str) -> String {
+    let b: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == VAR;
+    while i < b.len() {
+        let c = b[i];
+        if c == '"' {
+            let mut j = i + 1;
+            while j < b.len() && b[j] != '"' && b[j] != '\n' {
+                j += if b[j] == '\\' && j + 1 < b.len() { 2 } else { 1 };
+            }
+            if j < b.len() && b[j] == '"' {
+                let key = b[j + 1..]
+                    .iter()
+                    .find(|c| !c.is_whitespace())
+                    .is_some_and(|&c| c == ':');
+                if key {
+                    out.extend(&b[i..=j]);
+                } else {
+                    out.push('"');
+                    out.push(VAR);
+                    out.push('"');
+                }
+                i = j + 1;
+                continue;
+            }
+        } else if c == '\'' && (i == 0 || !word(b[i - 1])) {
+            if let Some(k) = b[i + 1..].iter().position(|&c| c == '\'' || c == '\n') {
+                let j = i + 1 + k;
+                if b[j] == '\'' && (j + 1 >= b.len() || !word(b[j + 1])) {
+                    out.push('\'');
+                    out.push(VAR);
+                    out.push('\'');
+                    i = j + 1;
+                    continue;
+                }
+            }
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
+/// Characters that end a template token.
+fn token_sep(c: char) -> bool {
+    c.is_whitespace() || ",;:=|/\\()[]{}<>\"'@&?\u{0}".contains(c)
+}
+
+/// A line's template: a leading timestamp removed; every other timestamp,
+/// quoted text, UUID, word holding a digit and run of 6+ hex digits a
+/// variable `<*>`; adjacent or comma-separated variables merged;
+/// whitespace collapsed.
+pub fn template(line: &str) -> String {
+    let norm: String = line.split_whitespace().collect::<Vec<_>>().join(" ");
+    let s = strip_lead_ts(&norm).replace(VAR, "");
+    let mut s = s;
+    for r in TS_EACH.iter() {
+        if r.is_match(&s) {
+            s = r.replace_all(&s, "\u{0}").into_owned();
+        }
+    }
+    let s = unquote(&s);
+    let s = UUID.replace_all(&s, "\u{0}");
+    // Words holding a digit.
+    let mut t = String::with_capacity(s.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, t: &mut String| {
+        if word.bytes().any(|b| b.is_ascii_digit()) {
+            t.push(VAR);
+        } else {
+            t.push_str(word);
+        }
+        word.clear();
+    };
+    for c in s.chars() {
+        if token_sep(c) {
+            flush(&mut word, &mut t);
+            t.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    flush(&mut word, &mut t);
+    // Hex runs of 6+ not inside an alphanumeric run.
+    let chars: Vec<char> = t.chars().collect();
+    let mut h = String::with_capacity(t.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_ascii_hexdigit() && (i == 0 || !chars[i - 1].is_ascii_alphanumeric()) {
+            let mut j = i;
+            while j < chars.len() && chars[j].is_ascii_hexdigit() {
+                j += 1;
+            }
+            if j - i >= 6 && (j == chars.len() || !chars[j].is_ascii_alphanumeric()) {
+                h.push(VAR);
+                i = j;
+                continue;
+            }
+        }
+        h.push(c);
+        i += 1;
+    }
+    // Variables in a row, or separated by commas, are one.
+    let chars: Vec<char> = h.chars().collect();
+    let mut m = String::with_capacity(h.len());
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] == VAR {
+            m.push(VAR);
+            let mut j = i + 1;
+            loop {
+                if j < chars.len() && chars[j] == VAR {
+                    j += 1;
+                    continue;
+                }
+                let mut k = j;
+                while k < chars.len() && chars[k].is_whitespace() {
+                    k += 1;
+                }
+                if k < chars.len() && chars[k] == ',' {
+                    let mut l = k + 1;
+                    while l < chars.len() && chars[l].is_whitespace() {
+                        l += 1;
+                    }
+                    if l < chars.len() && chars[l] == VAR {
+                        j = l + 1;
+                        continue;
+                    }
+                }
+                break;
+            }
+            i = j;
+            continue;
+        }
+        m.push(chars[i]);
+        i += 1;
+    }
+    let collapsed: Vec<&str> = m.split_whitespace().collect();
+    collapsed.join(" ").replace(VAR, "<*>")
+}
+
+/// How a compressor tunes the lean line rules.
+pub(crate) struct Rules {
+    /// Non-blank lines kept at the end.
+    pub tail: usize,
+    /// Lines the compressor always keeps (a terminal's summary lines).
+    pub extra: Option<fn(&str) -> bool>,
+    /// What the units are called in markers (`lines`).
+    pub unit: &'static str,
+}
+
+/// Lines a compressor with fewer lines leaves alone.
+pub const MIN_LINES: usize = 8;
+/// Query hits added at most.
+const QUERY_FILL: usize = 16;
+/// Continuation lines kept after one signal line, at most.
+const MAX_CONTINUATION: usize = 40;
+/// Frequent templates kept one exemplar each, at most.
+const MAX_EXEMPLARS: usize = 60;
+
+/// The lean view of a document's lines: the pieces and the account.
+pub(crate) fn cut(doc: &Lines<'_>, rules: &Rules, query: &str) -> Option<(Pieces, Trace)> {
+    let n = doc.len();
+    let blank = |i: usize| doc.lines[i].trim().is_empty();
+    let non_blank: Vec<usize> = (0..n).filter(|&i| !blank(i)).collect();
+    if non_blank.len() < MIN_LINES {
+        return None;
+    }
+    let mut keep = Keep::new(n);
+    // The first line and the last ones.
+    keep.set(non_blank[0], "head/tail");
+    for &i in non_blank.iter().rev().take(rules.tail.max(1)) {
+        keep.set(i, "head/tail");
+    }
+    // The first and last timestamps.
+    if let Some(&i) = non_blank.iter().find(|&&i| TIMESTAMP.is_match(doc.lines[i])) {
+        keep.set(i, "first/last timestamp");
+    }
+    if let Some(&i) = non_blank.iter().rev().find(|&&i| TIMESTAMP.is_match(doc.lines[i])) {
+        keep.set(i, "first/last timestamp");
+    }
+    // Errors and warnings, each distinct line once, with what follows.
+    let signal: Vec<bool> = crate::par::map(crate::par::ranges(n, 8192), |r| {
+        r.map(|i| {
+            let l = doc.lines[i];
+            is_error(l) || is_warning(l) || rules.extra.is_some_and(|f| f(l))
+        })
+        .collect::<Vec<bool>>()
+    })
+    .concat();
+    let mut seen: FxHashSet<&str> = FxHashSet::default();
+    let mut i = 0;
+    while i < n {
+        if signal[i] {
+            let line = doc.lines[i].trim_end();
+            if seen.insert(line) {
+                keep.set(i, "error or warning (each distinct line)");
+                // The block it heads.
+                let mut j = i + 1;
+                while j < n && j - i <= MAX_CONTINUATION && CONTINUATION.is_match(doc.lines[j]) {
+                    keep.set(j, "stack frame or diagnostic");
+                    j += 1;
+                }
+            }
+        }
+        i += 1;
+    }
+    // One exemplar per frequent template.
+    let templates: Vec<String> = crate::par::map(crate::par::ranges(n, 4096), |r| {
+        r.map(|i| template(doc.lines[i])).collect::<Vec<_>>()
+    })
+    .concat();
+    let mut counts: FxHashMap<&str, (usize, usize)> = FxHashMap::default();
+    for &i in &non_blank {
+        let e = counts.entry(templates[i].as_str()).or_insert((0, i));
+        e.0 += 1;
+    }
+    let mut by_count: Vec<(&str, usize, usize)> =
+        counts.iter().map(|(t, &(c, f))| (*t, c, f)).collect();
+    by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
+    let total = non_blank.len();
+    let mut shown: FxHashSet<&str> = FxHashSet::default();
+    for i in 0..n {
+        if keep.get(i) {
+            shown.insert(templates[i].as_str());
+        }
+    }
+    for &(t, c, first) in by_count.iter().take(MAX_EXEMPLARS) {
+        if c * 100 < total {
+            break;
+        }
+        if shown.insert(t) {
+            keep.set(first, "one line of each frequent kind");
+        }
+    }
+    keep.fill_query(query, QUERY_FILL, |i| doc.lines[i].into());
+    let unit = rules.unit;
+    let (mut pieces, _, trace) = keep.collapse(|run| {
+        (run.len() >= 2).then(|| (format!("\u{2026} {} {unit} elided (caveman) \u{2026}", run.len()), 0))
+    });
+    if total > 100 {
+        pieces.marker(closing(&by_count, total, n, unit));
+    }
+    Some((pieces, trace))
+}
+
+/// The last marker: the total and the most frequent templates.
+fn closing(by_count: &[(&str, usize, usize)], total: usize, n: usize, unit: &str) -> String {
+    let listed = (total / 400).clamp(3, 8);
+    let mut s = format!(
+        "\u{2026} caveman: {n} {unit} in all, {} kinds; most frequent:",
+        by_count.len()
+    );
+    for (k, (t, c, _)) in by_count.iter().take(listed).enumerate() {
+        let t: String = t.chars().take(160).collect();
+        if k > 0 {
+            s.push(';');
+        }
+        s.push_str(&format!(" {c}\u{00d7} {t}"));
+    }
+    s.push_str(" \u{2026}");
+    s
+}
+
+/// Joins pieces for a document whose units are its lines.
+pub(crate) fn join(doc: &Lines<'_>, pieces: &Pieces) -> Vec<u8> {
+    super::lines::join_lines(doc, pieces)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_mask_variables() {
+        assert_eq!(
+            template("2024-01-02 03:04:05 INFO Received block blk_123 of size 67108864 from /10.0.0.1"),
+            "INFO Received block <*> of size <*> from /<*>"
+        );
+        assert_eq!(
+            template("user \"bob\" logged in from 10.0.0.1:22"),
+            "user \"<*>\" logged in from <*>:<*>"
+        );
+        assert_eq!(template("[  5.123] eth0: link up"), template("[ 17.001] eth0: link up"));
+        assert_eq!(template("ids 1, 2, 3 and deadbeef00"), "ids <*> and <*>");
+        assert_eq!(template("{\"k\": \"v\"}"), "{\"k\": \"<*>\"}");
+    }
+
+    #[test]
+    fn errors_kept_counts_add_up() {
+        let mut text = String::new();
+        for i in 0..300 {
+            text.push_str(&format!("2024-01-01 00:00:{:02} INFO served request {i}\n", i % 60));
+            if i % 50 == 7 {
+                text.push_str(&format!("2024-01-01 00:00:{:02} ERROR db timeout on shard {i}\n", i % 60));
+            }
+        }
+        let doc = Lines::split(&text);
+        let rules = Rules {
+            tail: 1,
+            extra: None,
+            unit: "lines",
+        };
+        let (pieces, _) = cut(&doc, &rules, "").unwrap();
+        let out = String::from_utf8(join(&doc, &pieces)).unwrap();
+        for l in text.lines().filter(|l| l.contains("ERROR")) {
+            assert!(out.contains(l), "{l}");
+        }
+        let mut counted = 0;
+        for l in out.lines() {
+            if let Some(rest) = l.strip_prefix("\u{2026} ") {
+                if let Some(n) = rest.split(' ').next().and_then(|x| x.parse::<usize>().ok()) {
+                    counted += n;
+                    continue;
+                }
+            }
+            if !l.starts_with("\u{2026} caveman:") {
+                counted += 1;
+            }
+        }
+        assert_eq!(counted, text.lines().count());
+        assert!(out.contains("306 lines in all"), "{out}");
+    }
+}
