@@ -28,7 +28,229 @@ static SIGNAL: LazyLock<WordSet> = LazyLock::new(|| {
 
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
+    if input.profile.is_lean() {
+        return lean(text, input.query);
+    }
     compress(text, input.query)
+}
+
+/// Hits kept per file (lean).
+const LEAN_PER_FILE: usize = 2;
+/// Entries kept per directory or host of a path or URL list (lean).
+const LEAN_PER_GROUP: usize = 2;
+
+/// What a line of search output is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Entry<'a> {
+    /// A match in a file.
+    Hit(&'a str),
+    /// A context line around a match.
+    Context(&'a str),
+    /// rg --heading's file line.
+    Heading(&'a str),
+    /// A line of a path or URL list, grouped by its directory or host.
+    Listed(&'a str),
+    /// `--`, blank lines and anything else.
+    Other,
+}
+
+fn entries<'a>(lines: &[&'a str]) -> Vec<Entry<'a>> {
+    use crate::detect::lean::{looks_path, search_line, SearchLine};
+    let mut out = Vec::with_capacity(lines.len());
+    let mut heading: Option<&'a str> = None;
+    for &raw in lines {
+        let l = raw.trim_end_matches('\r');
+        if l.trim().is_empty() {
+            heading = None;
+            out.push(Entry::Other);
+            continue;
+        }
+        let path_of = |l: &'a str| -> &'a str {
+            // `REV:path:N:` of git grep keeps REV with the path.
+            let mut end = 0;
+            for (k, c) in l.char_indices() {
+                if c == ':' || (c == '-' && l[k + 1..].starts_with(|d: char| d.is_ascii_digit())) {
+                    let rest = &l[k + 1..];
+                    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+                    if digits > 0 && matches!(rest.as_bytes().get(digits), Some(b':' | b'-')) {
+                        return &l[..k];
+                    }
+                }
+                end = k;
+            }
+            let _ = end;
+            l.split(':').next().unwrap_or(l)
+        };
+        let e = match search_line(l) {
+            SearchLine::Hit => Entry::Hit(path_of(l)),
+            SearchLine::Context => Entry::Context(path_of(l)),
+            SearchLine::Other => {
+                let d = l.bytes().take_while(u8::is_ascii_digit).count();
+                let numbered = d > 0 && matches!(l.as_bytes().get(d), Some(b':' | b'-'));
+                match heading {
+                    Some(h) if numbered && l.as_bytes()[d] == b':' => Entry::Hit(h),
+                    Some(h) if numbered => Entry::Context(h),
+                    _ if looks_path(l) => {
+                        heading = Some(l);
+                        Entry::Heading(l)
+                    }
+                    _ if l.starts_with("http://") || l.starts_with("https://") => {
+                        let rest = l.split_once("://").map_or("", |x| x.1);
+                        let host = rest.split('/').next().unwrap_or(rest);
+                        Entry::Listed(&l[..l.len() - rest.len() + host.len()])
+                    }
+                    _ => Entry::Other,
+                }
+            }
+        };
+        out.push(e);
+    }
+    // A heading with no numbered lines under it is a listed path.
+    for i in 0..out.len() {
+        if let Entry::Heading(h) = out[i] {
+            let followed = matches!(out.get(i + 1), Some(Entry::Hit(_) | Entry::Context(_)));
+            if !followed {
+                let dir = h.rsplit_once('/').map_or("", |x| x.0);
+                out[i] = Entry::Listed(dir);
+            }
+        }
+    }
+    out
+}
+
+/// The lean search view: per file its first hits (and their context), the
+/// rest counted on a line that names the file; per directory or host of a
+/// list its first entries, the rest counted.
+fn lean(text: &str, query: &str) -> Result<Compressed, Decline> {
+    let doc = Lines::split(text);
+    let n = doc.len();
+    if n < 8 {
+        return Err(Decline("fewer than 8 lines"));
+    }
+    let es = entries(&doc.lines);
+    let mut keep = Keep::new(n);
+    // Hits per file and entries per group, in order.
+    let mut seen: rustc_hash::FxHashMap<&str, usize> = rustc_hash::FxHashMap::default();
+    for (i, e) in es.iter().enumerate() {
+        match e {
+            Entry::Hit(p) => {
+                let c = seen.entry(p).or_insert(0);
+                *c += 1;
+                if *c <= LEAN_PER_FILE {
+                    keep.set(i, "first hits of each file");
+                }
+            }
+            Entry::Listed(g) => {
+                let c = seen.entry(g).or_insert(0);
+                *c += 1;
+                if *c <= LEAN_PER_GROUP {
+                    keep.set(i, "first entries of each directory or host");
+                }
+            }
+            Entry::Heading(_) => {
+                keep.set(i, "file heading");
+            }
+            Entry::Context(_) | Entry::Other => {}
+        }
+    }
+    keep.fill_query(query, QUERY_FILL, |i| doc.lines[i].into());
+    // Context lines right next to a kept hit stay with it.
+    let hit_kept: Vec<bool> = (0..n)
+        .map(|i| keep.get(i) && matches!(es[i], Entry::Hit(_)))
+        .collect();
+    for i in 0..n {
+        if let Entry::Context(p) = es[i] {
+            let near = |j: usize| hit_kept[j] && es[j] == Entry::Hit(p);
+            let mut j = i;
+            let mut near_kept = false;
+            while j > 0 && matches!(es[j - 1], Entry::Context(q) if q == p) {
+                j -= 1;
+            }
+            if j > 0 && near(j - 1) {
+                near_kept = true;
+            }
+            let mut k = i;
+            while k + 1 < n && matches!(es[k + 1], Entry::Context(q) if q == p) {
+                k += 1;
+            }
+            if k + 1 < n && near(k + 1) {
+                near_kept = true;
+            }
+            if near_kept {
+                keep.set(i, "context of a kept hit");
+            }
+        }
+    }
+    // Blank lines and separators between kept parts stay.
+    for i in 0..n {
+        if es[i] == Entry::Other && doc.lines[i].trim().is_empty() {
+            keep.set(i, "blank line");
+        }
+    }
+    let (pieces, _, trace) = keep.collapse(|run| {
+        let mut hits: Vec<(&str, usize)> = Vec::new();
+        let mut listed: Vec<(&str, usize)> = Vec::new();
+        let mut context = 0;
+        let mut other = 0;
+        for e in &es[run.clone()] {
+            let v = match e {
+                Entry::Hit(_) => &mut hits,
+                Entry::Listed(_) => &mut listed,
+                Entry::Context(_) => {
+                    context += 1;
+                    continue;
+                }
+                _ => {
+                    other += 1;
+                    continue;
+                }
+            };
+            let key = match e {
+                Entry::Hit(p) | Entry::Listed(p) => *p,
+                _ => unreachable!(),
+            };
+            match v.iter_mut().find(|x| x.0 == key) {
+                Some(x) => x.1 += 1,
+                None => v.push((key, 1)),
+            }
+        }
+        let mut parts: Vec<String> = Vec::new();
+        for (p, c) in &hits {
+            parts.push(format!("\u{2026} {c} more matches in {p} elided (caveman)"));
+        }
+        for (g, c) in &listed {
+            let g = if g.is_empty() { "." } else { g };
+            parts.push(format!("\u{2026} {c} more lines under {g} elided (caveman)"));
+        }
+        let mut extra = Vec::new();
+        if context > 0 {
+            extra.push(format!("{context} context lines"));
+        }
+        if other > 0 {
+            extra.push(format!("{other} other lines"));
+        }
+        if parts.is_empty() {
+            return (run.len() >= 2).then(|| {
+                (
+                    format!("\u{2026} {} lines elided (caveman) \u{2026}", run.len()),
+                    0,
+                )
+            });
+        }
+        let last = parts.len() - 1;
+        if !extra.is_empty() {
+            parts[last].push_str(&format!(", with {} too", extra.join(" and ")));
+        }
+        parts[last].push_str(" \u{2026}");
+        for p in parts.iter_mut().take(last) {
+            p.push_str(" \u{2026}");
+        }
+        Some((parts.join("\n"), 0))
+    });
+    if trace.dropped == 0 {
+        return Err(Decline("nothing to drop"));
+    }
+    Ok(Compressed::traced(join_lines(&doc, &pieces), trace))
 }
 
 pub(crate) fn compress(text: &str, query: &str) -> Result<Compressed, Decline> {
