@@ -47,12 +47,212 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         return Err(Decline("already compressed"));
     }
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
+    if input.profile.is_lean() {
+        let kind = match input.parsed {
+            Parsed::Config(kind) => kind,
+            _ if crate::go::yaml::decodes(text) && !text.trim_start().starts_with('[') => {
+                ConfigKind::Yaml
+            }
+            _ => ConfigKind::Toml,
+        };
+        return lean(text, kind, input.query);
+    }
     let kind = match input.parsed {
         Parsed::Config(kind) => Some(kind),
         _ => config_kind(text),
     }
     .ok_or(Decline("not YAML, TOML or INI the config parser accepts"))?;
     compress(text, kind, input.query)
+}
+
+/// Items of one list a lean config keeps.
+const LEAN_ITEMS: usize = 2;
+/// YAML key lines kept down to this depth (mappings and list items
+/// nest).
+const LEAN_DEPTH: usize = 3;
+
+/// The lean config view: every key line down to depth 3 with its value
+/// (YAML), every section and key line (TOML, INI); comments, deeper
+/// lines and all but the first items of a long list or a multi-line
+/// value dropped, each run counted in a comment line at its place. A
+/// YAML view must still parse, or the compat view is used.
+fn lean(text: &str, kind: ConfigKind, query: &str) -> Result<Compressed, Decline> {
+    let doc = Lines::split(text);
+    let n = doc.len();
+    if n < 8 {
+        return Err(Decline("fewer than 8 lines"));
+    }
+    let mut keep = Keep::new(n);
+    let comment = |l: &str| {
+        let t = l.trim_start();
+        t.starts_with('#') || (kind == ConfigKind::Toml && t.starts_with(';'))
+    };
+    match kind {
+        ConfigKind::Yaml => lean_yaml(&doc, &mut keep),
+        ConfigKind::Toml => lean_ini(&doc, &mut keep),
+    }
+    for i in 0..n {
+        if doc.lines[i].trim().is_empty() {
+            keep.set(i, "blank line");
+        }
+    }
+    keep.fill_query(query, QUERY_FILL, |i| doc.lines[i].into());
+    // A marker goes at the dropped run's own indentation, or its parent's
+    // when the run is inside a block scalar.
+    let (pieces, _, trace) = keep.collapse(|run| {
+        let comments = run.clone().filter(|&i| comment(doc.lines[i])).count();
+        let other = run.len() - comments;
+        let indent = run
+            .clone()
+            .map(|i| indentation(doc.lines[i]))
+            .min()
+            .unwrap_or(0)
+            .min(run.start.checked_sub(1).map_or(0, |p| indentation(doc.lines[p]) + 2));
+        let pad = " ".repeat(indent);
+        let what = match (other, comments) {
+            (0, c) => format!("{c} comment lines"),
+            (o, 0) => format!("{o} lines"),
+            (o, c) => format!("{o} lines and {c} comment lines"),
+        };
+        Some((format!("{pad}# \u{2026} {what} elided (caveman) \u{2026}"), 0))
+    });
+    let out = join_lines(&doc, &pieces);
+    if kind == ConfigKind::Yaml {
+        let ok = std::str::from_utf8(&out).is_ok_and(crate::go::yaml::decodes);
+        if !ok {
+            return compress(text, kind, query);
+        }
+    }
+    Ok(Compressed::traced(out, trace))
+}
+
+/// YAML lines by structure: key lines down to [`LEAN_DEPTH`], the first
+/// items of each list, document markers.
+fn lean_yaml(doc: &Lines<'_>, keep: &mut Keep) {
+    // Open parents: (indentation, is a list item, items seen so far).
+    let mut stack: Vec<(usize, bool, usize)> = Vec::new();
+    let mut block: Option<usize> = None;
+    let mut dropping_item: Option<usize> = None;
+    for (i, l) in doc.lines.iter().enumerate() {
+        let t = l.trim();
+        if t.is_empty() {
+            continue;
+        }
+        let ind = indentation(l);
+        if let Some(b) = block {
+            if ind > b {
+                continue;
+            }
+            block = None;
+        }
+        if t.starts_with('#') {
+            continue;
+        }
+        if t == "---" || t == "..." || t.starts_with("%") {
+            stack.clear();
+            keep.set(i, "document marker");
+            continue;
+        }
+        while stack.last().is_some_and(|p| p.0 > ind || (p.0 == ind && !p.1)) {
+            stack.pop();
+        }
+        if let Some(d) = dropping_item {
+            if ind > d {
+                continue;
+            }
+            dropping_item = None;
+        }
+        let item = t.starts_with("- ") || t == "-";
+        if item {
+            // Count items of the list at this indentation.
+            let count = match stack.last_mut() {
+                Some(p) if p.0 == ind && p.1 => {
+                    p.2 += 1;
+                    p.2
+                }
+                _ => {
+                    stack.push((ind, true, 1));
+                    1
+                }
+            };
+            if count > LEAN_ITEMS {
+                dropping_item = Some(ind);
+                continue;
+            }
+        }
+        let depth = stack.iter().filter(|p| !p.1).count() + usize::from(item);
+        let is_key = YAML_KEY.is_match(l) || item;
+        if is_key && depth < LEAN_DEPTH + usize::from(item) {
+            keep.set(i, if depth <= 1 { "key (depth 1-2)" } else { "key (depth 3)" });
+        } else if !is_key && depth <= LEAN_DEPTH {
+            keep.set(i, "value");
+        }
+        let after = t.rsplit_once(':').map_or("", |x| x.1).trim();
+        if after.starts_with('|') || after.starts_with('>') {
+            block = Some(ind);
+            // The first lines of a block scalar stay with its key.
+            for j in i + 1..(i + 3).min(doc.len()) {
+                if keep.get(i) && indentation(doc.lines[j]) > ind && !doc.lines[j].trim().is_empty() {
+                    keep.set(j, "value");
+                }
+            }
+        }
+        if YAML_KEY.is_match(l) && !item {
+            stack.push((ind, false, 0));
+        } else if item && YAML_KEY.is_match(&l.replacen('-', " ", 1)) {
+            stack.push((ind + 2, false, 0));
+        }
+    }
+}
+
+/// TOML and INI lines: sections and key lines stay; comments, and all but
+/// the first lines of a multi-line value (arrays, continuation lines), go.
+fn lean_ini(doc: &Lines<'_>, keep: &mut Keep) {
+    let mut depth: i32 = 0;
+    let mut items = 0;
+    for (i, l) in doc.lines.iter().enumerate() {
+        let t = l.trim();
+        if t.is_empty() || t.starts_with('#') || t.starts_with(';') {
+            continue;
+        }
+        let indented = l.starts_with([' ', '\t']);
+        if depth > 0 || (indented && items > 0) {
+            items += 1;
+            depth += brackets(t);
+            if items <= LEAN_ITEMS || (depth <= 0 && (t == "]" || t == "}")) {
+                keep.set(i, "first items of a multi-line value");
+            }
+            if depth < 0 {
+                depth = 0;
+            }
+            continue;
+        }
+        keep.set(i, "section or key");
+        items = 0;
+        let value = t.split_once(['=', ':']).map_or("", |x| x.1);
+        depth = brackets(value).max(0);
+        if depth > 0 || value.trim().is_empty() {
+            items = 1;
+        }
+    }
+}
+
+/// Net opening brackets outside strings.
+fn brackets(v: &str) -> i32 {
+    let mut d = 0;
+    let mut quote = None;
+    for c in v.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '#') => break,
+            (None, '[' | '{') => d += 1,
+            (None, ']' | '}') => d -= 1,
+            _ => {}
+        }
+    }
+    d
 }
 
 /// Leading spaces count 1, TABs 2 (config.md §4).

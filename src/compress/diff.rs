@@ -3,7 +3,7 @@
 //! context on each side; every other run of lines becomes a marker.
 
 use super::shared::lines::{join_lines, Keep, Lines};
-use super::{Compressed, Decline, Input};
+use super::{Compressed, Decline, Input, Trace};
 
 /// Shorter diffs are left alone.
 const MIN_LINES: usize = 12;
@@ -13,7 +13,195 @@ const MARKER_TEXT: &str = "context lines elided (caveman)";
 
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
+    if input.profile.is_lean() {
+        return lean(text);
+    }
     compress(text)
+}
+
+/// Context lines a lean hunk keeps on each side of a change.
+const LEAN_CONTEXT: usize = 1;
+/// A hunk is cut in two only where this many context lines would go
+/// (fewer cost less than the new hunk header).
+const SPLIT_GAP: usize = 4;
+
+/// `@@ -a[,b] +c[,d] @@ tail`: (a, b, c, d, tail).
+fn hunk_header(l: &str) -> Option<(usize, usize, usize, usize, &str)> {
+    let rest = l.strip_prefix("@@ -")?;
+    let (old, rest) = rest.split_once(" +")?;
+    let (new, tail) = rest.split_once(" @@")?;
+    let range = |r: &str| -> Option<(usize, usize)> {
+        match r.split_once(',') {
+            Some((a, b)) => Some((a.parse().ok()?, b.parse().ok()?)),
+            None => Some((r.parse().ok()?, 1)),
+        }
+    };
+    let (a, b) = range(old)?;
+    let (c, d) = range(new)?;
+    Some((a, b, c, d, tail))
+}
+
+/// The lean diff: every file header and changed line; each hunk re-cut to
+/// one line of context around its changes, with headers whose line
+/// numbers are recomputed, so the view still applies to the pre-image;
+/// `index` lines dropped. A first line states what was cut.
+fn lean(text: &str) -> Result<Compressed, Decline> {
+    let doc = Lines::split(text);
+    let lines = &doc.lines;
+    let n = lines.len();
+    if n < MIN_LINES {
+        return Err(Decline("fewer than 12 lines"));
+    }
+    let cr = doc.cr;
+    let mut out: Vec<String> = Vec::new();
+    let (mut dropped_context, mut dropped_index) = (0usize, 0usize);
+    let mut i = 0;
+    while i < n {
+        let l = lines[i];
+        let Some((a, b, c, d, tail)) = hunk_header(l.trim_end_matches('\r')) else {
+            if l.starts_with("index ") {
+                dropped_index += 1;
+            } else {
+                out.push(l.to_string());
+            }
+            i += 1;
+            continue;
+        };
+        // The hunk's body: exactly b old and d new lines (and `\` notes).
+        let mut body: Vec<usize> = Vec::new();
+        let (mut olds, mut news) = (0, 0);
+        let mut j = i + 1;
+        while j < n && (olds < b || news < d || lines[j].starts_with('\\')) {
+            match lines[j].as_bytes().first() {
+                Some(b' ') => {
+                    olds += 1;
+                    news += 1;
+                }
+                Some(b'-') => olds += 1,
+                Some(b'+') => news += 1,
+                Some(b'\\') => {}
+                // A bare empty line is a context line some tools strip.
+                None => {
+                    olds += 1;
+                    news += 1;
+                }
+                _ => break,
+            }
+            body.push(j);
+            j += 1;
+        }
+        if olds != b || news != d {
+            // Not a hunk we can count: copy it as it is.
+            out.push(l.to_string());
+            out.extend(body.iter().map(|&k| lines[k].to_string()));
+            i = j;
+            continue;
+        }
+        let is_change = |k: usize| matches!(lines[k].as_bytes().first(), Some(b'+' | b'-'));
+        let is_note = |k: usize| lines[k].starts_with('\\');
+        // Keep changes, notes and LEAN_CONTEXT lines around changes.
+        let m = body.len();
+        let mut keep = vec![false; m];
+        for (p, &k) in body.iter().enumerate() {
+            if is_change(k) {
+                let lo = p.saturating_sub(LEAN_CONTEXT);
+                let hi = (p + LEAN_CONTEXT).min(m - 1);
+                keep[lo..=hi].iter_mut().for_each(|x| *x = true);
+            }
+        }
+        // A gap too short to pay for another hunk header stays.
+        let mut p = 0;
+        while p < m {
+            if keep[p] {
+                p += 1;
+                continue;
+            }
+            let mut q = p;
+            while q < m && !keep[q] {
+                q += 1;
+            }
+            if p > 0 && q < m && q - p < SPLIT_GAP {
+                keep[p..q].iter_mut().for_each(|x| *x = true);
+            }
+            p = q;
+        }
+        for (p, &k) in body.iter().enumerate() {
+            if is_note(k) && p > 0 && keep[p - 1] {
+                keep[p] = true;
+            }
+        }
+        // Sub-hunks: maximal kept runs, with their line numbers.
+        let (mut old_no, mut new_no) = (a, c);
+        let mut p = 0;
+        while p < m {
+            let k = body[p];
+            if !keep[p] {
+                if !is_note(k) {
+                    dropped_context += 1;
+                    old_no += 1;
+                    new_no += 1;
+                }
+                p += 1;
+                continue;
+            }
+            let (start_old, start_new) = (old_no, new_no);
+            let mut q = p;
+            let (mut oc, mut nc) = (0, 0);
+            let mut part: Vec<&str> = Vec::new();
+            while q < m && keep[q] {
+                let k = body[q];
+                match lines[k].as_bytes().first() {
+                    Some(b'-') => oc += 1,
+                    Some(b'+') => nc += 1,
+                    Some(b'\\') => {}
+                    _ => {
+                        oc += 1;
+                        nc += 1;
+                    }
+                }
+                part.push(lines[k]);
+                q += 1;
+            }
+            // Unified diffs name the line before an empty range.
+            let so = if oc == 0 { start_old.saturating_sub(1) } else { start_old };
+            let sn = if nc == 0 { start_new.saturating_sub(1) } else { start_new };
+            let so = if b == 0 && oc == 0 { a } else { so };
+            let sn = if d == 0 && nc == 0 { c } else { sn };
+            out.push(format!("@@ -{so},{oc} +{sn},{nc} @@{tail}"));
+            out.extend(part.iter().map(|s| s.to_string()));
+            old_no = start_old + oc;
+            new_no = start_new + nc;
+            p = q;
+        }
+        i = j;
+    }
+    if dropped_context == 0 && dropped_index == 0 {
+        return Err(Decline("no context to trim"));
+    }
+    let mut text_out = String::with_capacity(text.len());
+    let mut note = format!(
+        "\u{2026} caveman: {dropped_context} context lines elided; hunks re-cut to {LEAN_CONTEXT} line of context with their line numbers, so the diff still applies"
+    );
+    if dropped_index > 0 {
+        note.push_str(&format!("; {dropped_index} index lines elided"));
+    }
+    note.push_str(" \u{2026}");
+    text_out.push_str(&note);
+    text_out.push_str(cr);
+    text_out.push('\n');
+    for (k, l) in out.iter().enumerate() {
+        if k > 0 {
+            text_out.push('\n');
+        }
+        text_out.push_str(l);
+    }
+    if doc.trailing_lf {
+        text_out.push('\n');
+    }
+    let mut trace = Trace::default();
+    trace.add("header or change", out.len());
+    trace.dropped = dropped_context + dropped_index;
+    Ok(Compressed::traced(text_out.into_bytes(), trace))
 }
 
 /// Headers, changes and our own markers (diff.md §3 step 2).
