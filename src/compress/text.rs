@@ -66,7 +66,252 @@ static NOISE: LazyLock<[(Regex, &'static str); 4]> = LazyLock::new(|| {
 
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
+    if input.profile.is_lean() {
+        return lean(text, input.query);
+    }
     compress(text, input.query)
+}
+
+/// The cells of a Markdown table row.
+fn pipe_cells(l: &str) -> Vec<&str> {
+    let t = l.trim();
+    let t = t.strip_prefix('|').unwrap_or(t);
+    let t = t.strip_suffix('|').unwrap_or(t);
+    t.split('|').map(str::trim).collect()
+}
+
+/// What a block of a lean document is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Block {
+    Heading,
+    Code,
+    Table,
+    List,
+    Paragraph,
+}
+
+static MD_HEADING: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s{0,3}#{1,6}\s+\S").expect("heading pattern"));
+static UNDERLINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(={3,}|-{3,}|~{3,}|\^{3,}|`{3,}|'{3,}|#{3,}|\*{3,}|\+{3,})\s*$")
+        .expect("underline pattern"));
+static LIST_ITEM: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*([-*+]|\d{1,3}[.)])\s+\S").expect("list item pattern"));
+static ERROR_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(errors?|fail|failed|failure|failing|exception|fatal|panic|panicked|timeout|timed out|denied|refused|traceback)\b")
+        .expect("error words")
+});
+
+/// Lines a lean code block keeps whole; longer ones keep their head.
+const LEAN_CODE_LINES: usize = 40;
+const LEAN_CODE_HEAD: usize = 15;
+/// Items of a list, rows of a table kept.
+const LEAN_ITEMS: usize = 3;
+
+/// The lean text view: every heading and the first block under it, code
+/// blocks and command lines, lines with error words, the first items of
+/// lists and the first rows of tables; every other run of lines counted
+/// in a marker at its place. A document without paragraph structure
+/// (lines, not blocks) follows the lean line rules.
+pub(crate) fn lean(text: &str, query: &str) -> Result<Compressed, Decline> {
+    use super::shared::lines::Lines;
+    if text.trim().len() < 600 {
+        return Err(Decline("under 600 bytes"));
+    }
+    let doc = Lines::split(text);
+    let n = doc.len();
+    let lines = &doc.lines;
+    // Blocks: (first line, end, kind).
+    let mut blocks: Vec<(usize, usize, Block)> = Vec::new();
+    let mut i = 0;
+    while i < n {
+        let l = lines[i];
+        if l.trim().is_empty() {
+            i += 1;
+            continue;
+        }
+        if let Some((c, run)) = fence(l) {
+            let mut j = i + 1;
+            while j < n && !fence(lines[j]).is_some_and(|(d, r)| d == c && r >= run) {
+                j += 1;
+            }
+            let end = (j + 1).min(n);
+            blocks.push((i, end, Block::Code));
+            i = end;
+            continue;
+        }
+        if MD_HEADING.is_match(l)
+            || (i + 1 < n && UNDERLINE.is_match(lines[i + 1]) && !l.trim().is_empty())
+        {
+            let end = if MD_HEADING.is_match(l) { i + 1 } else { i + 2 };
+            // An RST title may have an overline too.
+            blocks.push((i, end, Block::Heading));
+            i = end;
+            continue;
+        }
+        if UNDERLINE.is_match(l) && i + 2 < n && UNDERLINE.is_match(lines[i + 2]) {
+            blocks.push((i, i + 3, Block::Heading));
+            i += 3;
+            continue;
+        }
+        let mut j = i;
+        while j < n
+            && !lines[j].trim().is_empty()
+            && fence(lines[j]).is_none()
+            && (j == i || !MD_HEADING.is_match(lines[j]))
+        {
+            j += 1;
+        }
+        let body = &lines[i..j];
+        let kind = if body.iter().all(|l| l.trim_start().starts_with('|')) {
+            Block::Table
+        } else if LIST_ITEM.is_match(body[0]) {
+            Block::List
+        } else if body.iter().all(|l| l.starts_with("    ") || l.starts_with('\t')) {
+            Block::Code
+        } else {
+            Block::Paragraph
+        };
+        blocks.push((i, j, kind));
+        i = j;
+    }
+    // Lines in long blocks that are neither code nor tables nor lists.
+    let unstructured: usize = blocks
+        .iter()
+        .filter(|b| b.2 == Block::Paragraph && b.1 - b.0 > 20)
+        .map(|b| b.1 - b.0)
+        .sum();
+    if n > 60 && unstructured * 2 > n {
+        // Lines, not blocks: a listing or plain output.
+        use super::shared::lean;
+        let rules = lean::Rules {
+            tail: 2,
+            extra: None,
+            unit: "lines",
+        };
+        let (pieces, trace) = lean::cut(&doc, &rules, query).ok_or(Decline("too few lines"))?;
+        return Ok(Compressed::traced(lean::join(&doc, &pieces), trace));
+    }
+    let mut keep = Keep::new(n);
+    let mut summaries: rustc_hash::FxHashMap<usize, String> = Default::default();
+    let mut lead_due = true;
+    let last = blocks.len().saturating_sub(1);
+    for (b, &(s, e, kind)) in blocks.iter().enumerate() {
+        let all = |keep: &mut Keep, why| {
+            for k in s..e {
+                keep.set(k, why);
+            }
+        };
+        match kind {
+            Block::Heading => {
+                all(&mut keep, "heading");
+                lead_due = true;
+                continue;
+            }
+            _ if lead_due || b == 0 || b == last => all(&mut keep, "first block of a section"),
+            Block::Code if e - s <= LEAN_CODE_LINES => all(&mut keep, "code block"),
+            Block::Code => {
+                for k in s..s + LEAN_CODE_HEAD {
+                    keep.set(k, "code block");
+                }
+                if fence(lines[e - 1]).is_some() {
+                    keep.set(e - 1, "code block");
+                }
+            }
+            Block::Table if e - s > 2 + 8 => {
+                // A long table: the lean table rules, in place.
+                let cells = pipe_cells;
+                let rows: Vec<usize> = (s + 2..e).collect();
+                let data: Vec<&str> = rows.iter().map(|&k| lines[k]).collect();
+                let g = super::tabular::Grid {
+                    names: cells(lines[s]),
+                    row: Box::new(move |i| cells(data[i])),
+                    rows: rows.len(),
+                    tail: 1,
+                };
+                let cut = super::tabular::lean_cut(&g, query);
+                keep.set(s, "table header");
+                keep.set(s + 1, "table header");
+                for (r, &k) in rows.iter().enumerate() {
+                    if cut.keep[r] {
+                        keep.set(k, "table row");
+                    }
+                }
+                if let Some(first) = rows.iter().zip(&cut.keep).find(|(_, &k)| !k) {
+                    summaries.insert(*first.0, cut.summary);
+                }
+            }
+            Block::Table => all(&mut keep, "table"),
+            Block::List => {
+                let mut items = 0;
+                for k in s..e {
+                    if LIST_ITEM.is_match(lines[k]) {
+                        items += 1;
+                    }
+                    if items <= LEAN_ITEMS {
+                        keep.set(k, "first items of a list");
+                    }
+                }
+            }
+            Block::Paragraph => {}
+        }
+        lead_due = false;
+        // A paragraph with an error word stays whole; in a list the item,
+        // elsewhere the line; command lines stay wherever they are.
+        let erring = (s..e).any(|k| ERROR_WORD.is_match(lines[k]));
+        if erring && kind == Block::Paragraph {
+            all(&mut keep, "error word");
+        }
+        let mut item_start = s;
+        for k in s..e {
+            if kind == Block::List && LIST_ITEM.is_match(lines[k]) {
+                item_start = k;
+            }
+            let t = lines[k].trim_start();
+            if ERROR_WORD.is_match(lines[k]) {
+                let from = if kind == Block::List { item_start } else { k };
+                let mut to = k + 1;
+                while kind == Block::List && to < e && !LIST_ITEM.is_match(lines[to]) {
+                    to += 1;
+                }
+                for j in from..to {
+                    keep.set(j, "error word");
+                }
+            } else if t.starts_with("$ ") || t.starts_with("> $ ") {
+                keep.set(k, "command line");
+            }
+        }
+    }
+    // Blank lines are kept; a run of dropped lines swallows the blanks
+    // inside it.
+    for k in 0..n {
+        if lines[k].trim().is_empty() {
+            let before = (0..k).rev().find(|&j| !lines[j].trim().is_empty());
+            let after = (k + 1..n).find(|&j| !lines[j].trim().is_empty());
+            let dropped = |j: Option<usize>| j.is_some_and(|j| !keep.get(j));
+            if !(dropped(before) && dropped(after)) {
+                keep.set(k, "blank line");
+            }
+        }
+    }
+    keep.fill_query(query, 12, |i| lines[i].into());
+    let (pieces, _, trace) = keep.collapse(|run| {
+        if let Some(summary) = summaries.get(&run.start) {
+            // Rows of a table: a marker row with what held for every row.
+            let m = super::tabular::lean_marker(run.len(), Some(summary));
+            return Some((format!("| {m} |"), 0));
+        }
+        let content = run.clone().filter(|&k| !lines[k].trim().is_empty()).count();
+        (content >= 2 || run.len() >= 3)
+            .then(|| (format!("\u{2026} {content} lines elided (caveman) \u{2026}"), 0))
+    });
+    if trace.dropped == 0 {
+        return Err(Decline("nothing to drop"));
+    }
+    Ok(Compressed::traced(
+        super::shared::lines::join_lines(&doc, &pieces),
+        trace,
+    ))
 }
 
 pub(crate) fn compress(text: &str, query: &str) -> Result<Compressed, Decline> {

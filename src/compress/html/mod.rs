@@ -75,10 +75,111 @@ static NEGATIVE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
+    if input.profile.is_lean() {
+        let out = extract(input.body, true)?;
+        let out = with_title(input.body, out);
+        // The rendered page is Markdown-like text: headings marked, code
+        // fenced; the lean text rules cut it further.
+        if let Ok(text) = std::str::from_utf8(&out) {
+            if let Ok(c) = super::text::lean(text, input.query) {
+                return Ok(c);
+            }
+        }
+        return Ok(Compressed::new(out));
+    }
     compress(input.body).map(Compressed::new)
 }
 
+fn heading_level(tag: &str) -> Option<usize> {
+    match tag {
+        "h1" => Some(1),
+        "h2" => Some(2),
+        "h3" => Some(3),
+        "h4" => Some(4),
+        "h5" => Some(5),
+        "h6" => Some(6),
+        _ => None,
+    }
+}
+
+static TITLE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?is)<title[^>]*>(.*?)</title>").expect("title pattern"));
+
+/// Character references of a title: numeric ones and the common names.
+fn decode_entities(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(k) = rest.find('&') {
+        out.push_str(&rest[..k]);
+        let after = &rest[k + 1..];
+        let end = after.find(';').filter(|&e| e <= 10);
+        let decoded = end.and_then(|e| {
+            let name = &after[..e];
+            let c = if let Some(h) = name.strip_prefix("#x").or_else(|| name.strip_prefix("#X")) {
+                u32::from_str_radix(h, 16).ok().and_then(char::from_u32)
+            } else if let Some(d) = name.strip_prefix('#') {
+                d.parse::<u32>().ok().and_then(char::from_u32)
+            } else {
+                match name {
+                    "amp" => Some('&'),
+                    "lt" => Some('<'),
+                    "gt" => Some('>'),
+                    "quot" => Some('"'),
+                    "apos" => Some('\''),
+                    "nbsp" => Some(' '),
+                    "mdash" => Some('\u{2014}'),
+                    "ndash" => Some('\u{2013}'),
+                    "middot" => Some('\u{b7}'),
+                    "raquo" => Some('\u{bb}'),
+                    "laquo" => Some('\u{ab}'),
+                    "hellip" => Some('\u{2026}'),
+                    _ => None,
+                }
+            };
+            c.map(|c| (c, e))
+        });
+        match decoded {
+            Some((c, e)) => {
+                out.push(c);
+                rest = &after[e + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The page's `<title>` first (lean): the extractor reads the body only.
+fn with_title(body: &[u8], text: Vec<u8>) -> Vec<u8> {
+    let Ok(page) = std::str::from_utf8(body) else {
+        return text;
+    };
+    let Some(m) = TITLE.captures(page).and_then(|c| c.get(1)) else {
+        return text;
+    };
+    let title = decode_entities(m.as_str());
+    let title: Vec<&str> = title.split_whitespace().collect();
+    let title = title.join(" ");
+    if title.is_empty() || text.starts_with(title.as_bytes()) {
+        return text;
+    }
+    let mut out = Vec::with_capacity(title.len() + 2 + text.len());
+    out.extend_from_slice(title.as_bytes());
+    out.extend_from_slice(b"\n\n");
+    out.extend_from_slice(&text);
+    out
+}
+
 pub(crate) fn compress(body: &[u8]) -> Result<Vec<u8>, Decline> {
+    extract(body, false)
+}
+
+/// The main content as text; `lean` marks headings (`#`) and fences code.
+fn extract(body: &[u8], lean: bool) -> Result<Vec<u8>, Decline> {
     let mut clock = crate::timings::Clock::new("html");
     let (text, mapped) = to_text(body);
     if text.trim().is_empty() {
@@ -97,7 +198,7 @@ pub(crate) fn compress(body: &[u8]) -> Result<Vec<u8>, Decline> {
     if total == 0 || 2 * m.anchor[winner as usize] as u64 >= total as u64 {
         return Err(Decline("the best container is empty or mostly links"));
     }
-    let out = render(&dom, winner);
+    let out = render(&dom, winner, lean);
     clock.mark("render");
     drop(dom);
     if out.len() < MIN_OUTPUT {
@@ -349,7 +450,7 @@ fn text_content(dom: &Dom, root: Id) -> String {
 /// The winner as plain text (html.md §5), written through a [`Cleaner`]
 /// as it is walked: the spec's intermediate buffer (as large as the text)
 /// is never built.
-fn render(dom: &Dom, root: Id) -> String {
+fn render(dom: &Dom, root: Id, lean: bool) -> String {
     let mut out = Cleaner::default();
     // An explicit stack of (node, entered): elements write their break on
     // the way in and again on the way out.
@@ -357,17 +458,43 @@ fn render(dom: &Dom, root: Id) -> String {
     while let Some((id, entered)) = stack.pop() {
         let node = dom.node(id);
         match &node.data {
+            // HTML text wraps anywhere: under lean a line break in the
+            // source is a space (paragraphs and headings stay one line).
+            Data::Text(t) if lean => out.push_str(&t.replace(['\n', '\r'], " ")),
             Data::Text(t) => out.push_str(t),
             Data::Element { local, .. } => {
                 let tag: &str = local;
                 if tag == "pre" {
                     let text = text_content(dom, id);
                     out.push_char('\n');
+                    if lean {
+                        out.push_verbatim("```");
+                        out.push_char('\n');
+                    }
                     out.push_verbatim(text.trim_matches('\n'));
                     out.push_char('\n');
+                    if lean {
+                        out.push_verbatim("```");
+                        out.push_char('\n');
+                    }
                     continue;
                 }
                 out.push_char(if BLOCKS.contains(&tag) { '\n' } else { ' ' });
+                if lean && !entered {
+                    if let Some(level) = heading_level(tag) {
+                        // A heading is a paragraph of its own, marked.
+                        out.push_char('\n');
+                        out.push_char('\n');
+                        out.push_str(&"#".repeat(level));
+                        out.push_char(' ');
+                    } else if tag == "li" {
+                        out.push_str("- ");
+                    }
+                }
+                if lean && entered && heading_level(tag).is_some() {
+                    out.push_char('\n');
+                    out.push_char('\n');
+                }
                 if !entered {
                     stack.push((id, true));
                     let mut c = node.last_child;
