@@ -85,12 +85,13 @@ const SAMPLE_LINES: usize = 1500;
 /// leading whitespace kept (`^\s*` where indentation does not matter).
 const VOTES: &[(Language, i32, &str)] = &[
     // Go
-    (Language::Go, 8, r"^package [a-z_][a-z0-9_]*\s*$"),
+    (Language::Go, 6, r"^package [a-z_][a-z0-9_]*\s*$"),
     (Language::Go, 3, r"^func (\([^)]*\) )?[A-Za-z_]\w*[\[(]"),
     (Language::Go, 3, r"^import \($"),
     (Language::Go, 3, r"^type \w+ (struct|interface) \{"),
     (Language::Go, 1, r"\w+ := "),
     (Language::Go, 2, r"^\s*if err != nil \{"),
+    (Language::Go, 3, r"^(var|const) \(\s*$|^(var|const) \w+ = &?\w+\{|^\t\w+\s+(\w+|\*\w+|\[\]\w+)\s+`"),
     // Python
     (Language::Python, 3, r"^\s*(async )?def \w+\(.*\)\s*(->\s*[^:]+)?:\s*(#.*)?$"),
     (Language::Python, 3, r"^\s*(async )?def \w+\($"),
@@ -166,8 +167,9 @@ const VOTES: &[(Language, i32, &str)] = &[
     (Language::Php, 2, r"^\s*(public |private |protected )?(static )?function \w+\(.*\$"),
     // Kotlin
     (Language::Kotlin, 3, r"^\s*((private|public|internal|override|suspend|inline|open|abstract) )*fun (<[^>]*> )?[\w.]+\("),
-    (Language::Kotlin, 2, r"^\s*(private |public |internal )?(val|var) \w+(: [\w<>?, ]+)? ="),
-    (Language::Kotlin, 3, r"^package [\w.]+\s*$"),
+    (Language::Kotlin, 2, r"^\s*(private |public |internal )?(val|var) \w+(: [\w<>?, ]+)? = [^&]"),
+    (Language::Kotlin, 3, r"^package \w+(\.\w+)+\s*$"),
+    (Language::Kotlin, 2, r"^import \w+(\.\w+)+(\.\*)?\s*$"),
     (Language::Kotlin, 3, r"^\s*(data|sealed|enum|inline|value|open|abstract) class \w+"),
     (Language::Kotlin, 3, r"^\s*companion object|^\s*object \w+ \{|\?\.let \{"),
     // Swift
@@ -260,6 +262,39 @@ fn votes(text: &str) -> ([i32; 16], usize, bool) {
         }
     }
     (score, read, strong)
+}
+
+/// The languages `text` may be written in, most likely first: the
+/// identified one, then the others that got votes (the code compressor
+/// takes the first whose grammar parses the file).
+pub fn ranked(text: &str) -> Vec<Language> {
+    let Some(first) = identify(text) else {
+        return Vec::new();
+    };
+    let (s, _, _) = votes(text);
+    let mut rest: Vec<(i32, Language)> = Language::ALL
+        .into_iter()
+        .filter(|&l| l != first && s[l as usize] > 0)
+        .map(|l| (s[l as usize], l))
+        .collect();
+    rest.sort_by(|a, b| b.0.cmp(&a.0));
+    let mut out = vec![first];
+    // Family members the votes do not separate well.
+    let family: &[Language] = match first {
+        Language::C => &[Language::Cpp],
+        Language::Cpp => &[Language::C],
+        Language::JavaScript => &[Language::TypeScript, Language::Tsx],
+        Language::TypeScript => &[Language::Tsx, Language::JavaScript],
+        Language::Tsx => &[Language::TypeScript],
+        _ => &[],
+    };
+    out.extend(family.iter().copied());
+    for (_, l) in rest.into_iter().take(2) {
+        if !out.contains(&l) {
+            out.push(l);
+        }
+    }
+    out
 }
 
 /// The language of `text`, if it reads as source code of one of ours.

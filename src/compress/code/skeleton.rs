@@ -1,0 +1,533 @@
+//! The lean code skeleton: the file as it is, with every function body of
+//! three lines or more replaced by a comment that says how many lines it
+//! had, long literals (tables, lists, maps outside bodies) elided the same
+//! way, and doc comments cut to their first sentence. Imports, package
+//! lines, types with their fields and members' signatures, decorators and
+//! attributes, constants and top-level variables stay as written.
+//!
+//! Edits are byte ranges of the source replaced in the language's own
+//! syntax (braces stay around the marker; Python gets `...`, Scala `???`,
+//! shell `:`), so the view parses with the same grammar; it is parsed again
+//! to make sure, and a file whose view would not parse is not cut.
+//! `--query` keeps the bodies of the functions it matches best.
+
+use std::ops::Range;
+
+use tree_sitter::{Node, Parser};
+
+use super::grammars::{self, Grammar, Style};
+use crate::compress::shared::relevance;
+use crate::compress::{Decline, Trace};
+use crate::detect::Language;
+
+/// Bodies with fewer lines stay (a marker would cost about as much).
+const MIN_BODY_LINES: usize = 3;
+/// Literals spanning more lines than this are elided.
+const LITERAL_LINES: usize = 12;
+/// Doc comments keep at most this many lines.
+const DOC_LINES: usize = 2;
+/// Bodies the query keeps, at most.
+const QUERY_FILL: usize = 8;
+
+/// One planned replacement.
+struct Edit {
+    range: Range<usize>,
+    text: String,
+    /// Lines of source it stands for (bodies and literals).
+    lines: usize,
+    kind: EditKind,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum EditKind {
+    Body,
+    Literal,
+    Comment,
+}
+
+/// A function whose body may be elided.
+struct Func {
+    /// The whole function (for the query).
+    whole: Range<usize>,
+    edit: Edit,
+}
+
+/// The skeleton of `text` in `lang`.
+pub(crate) fn skeleton(
+    text: &str,
+    lang: Language,
+    query: &str,
+    tolerant: bool,
+) -> Result<(String, Trace), Decline> {
+    let mut clock = crate::timings::Clock::new("skeleton");
+    let g = grammars::of(lang);
+    let mut parser = Parser::new();
+    parser
+        .set_language(&(g.language)())
+        .map_err(|_| Decline("grammar version mismatch"))?;
+    let tree = parser
+        .parse(text, None)
+        .ok_or(Decline("the parser gave up"))?;
+    clock.mark("parse");
+    // A file the grammar reads with errors (macros, dialects) is cut only
+    // where its functions parse, and only for the language detection
+    // named; the view may not have more errors than the file.
+    let errors = error_count(tree.root_node());
+    if errors > 0 && !tolerant {
+        return Err(Decline("the source does not parse cleanly in its language"));
+    }
+    let starts = line_starts(text);
+    let mut c = Collector {
+        src: text,
+        g: &g,
+        starts: &starts,
+        funcs: Vec::new(),
+        literals: Vec::new(),
+        comments: Vec::new(),
+    };
+    c.walk(tree.root_node());
+    clock.mark("walk");
+    // The query keeps the bodies of the functions it matches.
+    let mut keep = vec![false; c.funcs.len()];
+    if !query.is_empty() && !c.funcs.is_empty() {
+        let scores =
+            relevance::scores_of(query, c.funcs.len(), |i| text[c.funcs[i].whole.clone()].into());
+        for i in relevance::candidates(&scores, &keep)
+            .into_iter()
+            .take(QUERY_FILL)
+        {
+            keep[i] = true;
+        }
+    }
+    let kept_by_query = keep.iter().filter(|&&k| k).count();
+    let bodies: Vec<Edit> = c
+        .funcs
+        .into_iter()
+        .zip(keep)
+        .filter(|(_, k)| !k)
+        .map(|(f, _)| f.edit)
+        .collect();
+    let comments = doc_comments(text, &starts, &c.comments, g.comment);
+    let full = apply(text, lang, &g, bodies.iter().chain(&c.literals).chain(&comments));
+    clock.mark("edits");
+    let (out, used) = match &full {
+        Some((out, n)) if parses(out, &g, errors) => (out.clone(), *n),
+        // Bodies alone, when literals or comments would break the view.
+        _ => match apply(text, lang, &g, bodies.iter()) {
+            Some((out, n)) if parses(&out, &g, errors) => (out, n),
+            _ => {
+                return Err(Decline(
+                    "no body, literal or comment to elide, or the view would not parse",
+                ))
+            }
+        },
+    };
+    clock.mark("check view parses");
+    let mut trace = Trace::default();
+    trace.add("function kept for the query", kept_by_query);
+    trace.dropped = used;
+    Ok((out, trace))
+}
+
+/// The view parses with no more errors than the source had.
+fn parses(text: &str, g: &Grammar, errors: usize) -> bool {
+    let mut p = Parser::new();
+    p.set_language(&(g.language)()).is_ok()
+        && p.parse(text, None)
+            .is_some_and(|t| error_count(t.root_node()) <= errors)
+}
+
+/// Error and missing nodes in a tree.
+fn error_count(root: Node<'_>) -> usize {
+    if !root.has_error() {
+        return 0;
+    }
+    let mut n = 0;
+    let mut stack = vec![root];
+    while let Some(x) = stack.pop() {
+        if x.is_error() || x.is_missing() {
+            n += 1;
+            continue;
+        }
+        if x.has_error() {
+            let mut cur = x.walk();
+            stack.extend(x.children(&mut cur));
+        }
+    }
+    n
+}
+
+/// Byte offset where each line starts.
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
+        .collect()
+}
+
+/// The whitespace a line starts with.
+fn indent_of<'a>(text: &'a str, starts: &[usize], row: usize) -> &'a str {
+    let Some(&s) = starts.get(row) else {
+        return "";
+    };
+    let line = &text[s..];
+    let end = line
+        .find(|c: char| c != ' ' && c != '\t')
+        .unwrap_or(line.len());
+    &line[..end]
+}
+
+struct Collector<'a> {
+    src: &'a str,
+    g: &'a Grammar,
+    starts: &'a [usize],
+    funcs: Vec<Func>,
+    literals: Vec<Edit>,
+    comments: Vec<(usize, usize, usize, usize)>,
+}
+
+impl Collector<'_> {
+    /// Visits the tree in document order, iteratively (deep nesting).
+    fn walk(&mut self, root: Node<'_>) {
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            let kind = n.kind();
+            if kind.contains("comment") {
+                self.comments.push((
+                    n.start_byte(),
+                    n.end_byte(),
+                    n.start_position().row,
+                    n.end_position().row,
+                ));
+                continue;
+            }
+            if self.g.funcs.contains(&kind) && !n.has_error() {
+                if let Some(f) = self.func(n) {
+                    self.funcs.push(f);
+                    // The body is gone: nothing inside it matters, but the
+                    // signature's children (parameters, attributes) may
+                    // hold comments.
+                    push_children(&mut stack, n, Some(f_body_start(self.funcs.last())));
+                    continue;
+                }
+            } else if self.g.literals.contains(&kind) && !n.has_error() {
+                if let Some(e) = self.literal(n) {
+                    self.literals.push(e);
+                    continue;
+                }
+            }
+            push_children(&mut stack, n, None);
+        }
+    }
+
+    fn body<'t>(&self, n: Node<'t>) -> Option<Node<'t>> {
+        let b = n.child_by_field_name("body").or_else(|| {
+            let mut cur = n.walk();
+            let found = n
+                .named_children(&mut cur)
+                .find(|c| self.g.bodies.contains(&c.kind()));
+            found
+        })?;
+        if self.src[b.byte_range()].starts_with('{') {
+            return Some(b);
+        }
+        // A wrapper (Kotlin's function_body, Swift's) around the block.
+        let mut cur = b.walk();
+        let inner = b
+            .named_children(&mut cur)
+            .find(|c| self.src[c.byte_range()].starts_with('{'));
+        inner.or(Some(b))
+    }
+
+    fn func(&self, n: Node<'_>) -> Option<Func> {
+        let b = self.body(n)?;
+        let body_text = &self.src[b.byte_range()];
+        let (sr, er) = (b.start_position().row, b.end_position().row);
+        let c = self.g.comment;
+        let edit = match self.g.style {
+            Style::Braces | Style::ShellBraces | Style::Indented(_)
+                if body_text.starts_with('{') && body_text.ends_with('}') =>
+            {
+                let interior = er.saturating_sub(sr + 1);
+                if er == sr || interior < MIN_BODY_LINES {
+                    return None;
+                }
+                let close = indent_of(self.src, self.starts, er);
+                let inner = (sr + 1..er)
+                    .map(|r| indent_of(self.src, self.starts, r))
+                    .find(|i| !i.is_empty())
+                    .map_or_else(|| format!("{close}    "), str::to_string);
+                let filler = if self.g.style == Style::ShellBraces {
+                    ": "
+                } else {
+                    ""
+                };
+                Edit {
+                    range: b.byte_range(),
+                    text: format!("{{\n{inner}{filler}{c} \u{2026} {interior} lines elided\n{close}}}"),
+                    lines: interior,
+                    kind: EditKind::Body,
+                }
+            }
+            Style::Indented(filler) => {
+                if b.kind() == "expression" || body_text.starts_with('{') {
+                    return None;
+                }
+                let lines = er - sr + 1;
+                if lines < MIN_BODY_LINES {
+                    return None;
+                }
+                let inner = indent_of(self.src, self.starts, sr);
+                let doc = docstring(self.src, b)
+                    .map(|d| format!("{d}\n{inner}"))
+                    .unwrap_or_default();
+                Edit {
+                    range: b.byte_range(),
+                    text: format!("{doc}{filler}  {c} \u{2026} {lines} lines elided"),
+                    lines,
+                    kind: EditKind::Body,
+                }
+            }
+            Style::Statements => {
+                let lines = er - sr + 1;
+                if lines < MIN_BODY_LINES {
+                    return None;
+                }
+                Edit {
+                    range: b.byte_range(),
+                    text: format!("{c} \u{2026} {lines} lines elided"),
+                    lines,
+                    kind: EditKind::Body,
+                }
+            }
+            _ => return None,
+        };
+        Some(Func {
+            whole: n.byte_range(),
+            edit,
+        })
+    }
+
+    fn literal(&self, n: Node<'_>) -> Option<Edit> {
+        let (sr, er) = (n.start_position().row, n.end_position().row);
+        if er - sr <= LITERAL_LINES || n.child_count() < 2 {
+            return None;
+        }
+        let open = n.child(0)?;
+        let close = n.child(n.child_count() as u32 - 1)?;
+        if open.is_named() || close.is_named() {
+            return None;
+        }
+        let (or, cr) = (open.end_position().row, close.start_position().row);
+        let interior = cr.saturating_sub(or + 1);
+        if interior < LITERAL_LINES {
+            return None;
+        }
+        let close_indent = indent_of(self.src, self.starts, cr);
+        let inner = indent_of(self.src, self.starts, or + 1);
+        let c = if self.g.comment == "#" { "#" } else { "//" };
+        Some(Edit {
+            range: open.end_byte()..close.start_byte(),
+            text: format!("\n{inner}{c} \u{2026} {interior} lines elided\n{close_indent}"),
+            lines: interior,
+            kind: EditKind::Literal,
+        })
+    }
+}
+
+fn f_body_start(f: Option<&Func>) -> usize {
+    f.map_or(usize::MAX, |f| f.edit.range.start)
+}
+
+/// Pushes `n`'s children (those before `before`, when given) so that they
+/// pop in document order.
+fn push_children<'t>(stack: &mut Vec<Node<'t>>, n: Node<'t>, before: Option<usize>) {
+    let mut cur = n.walk();
+    let kids: Vec<Node<'t>> = n
+        .children(&mut cur)
+        .filter(|k| before.is_none_or(|b| k.end_byte() <= b))
+        .collect();
+    stack.extend(kids.into_iter().rev());
+}
+
+/// The first sentence of a Python docstring opening a block, as a
+/// one-line string literal.
+fn docstring(src: &str, block: Node<'_>) -> Option<String> {
+    let first = block.named_child(0)?;
+    if first.kind() != "expression_statement" {
+        return None;
+    }
+    let s = first.named_child(0)?;
+    if s.kind() != "string" {
+        return None;
+    }
+    let raw = &src[s.byte_range()];
+    let quote = ["\"\"\"", "'''", "\"", "'"]
+        .into_iter()
+        .find(|q| raw.ends_with(q))?;
+    let open = raw.find(quote)?;
+    let prefix = &raw[..open];
+    let inner = raw[open + quote.len()..raw.len() - quote.len()].trim();
+    let first_line = inner.lines().next().unwrap_or("").trim();
+    let sentence = match first_line.find(". ") {
+        Some(k) => &first_line[..=k],
+        None => first_line,
+    };
+    if sentence.contains(quote) || sentence.ends_with('\\') {
+        return None;
+    }
+    Some(format!("{prefix}{quote}{sentence}{quote}"))
+}
+
+/// Runs of line comments and block comments longer than [`DOC_LINES`]
+/// lines, cut after their first sentence.
+fn doc_comments(
+    text: &str,
+    starts: &[usize],
+    comments: &[(usize, usize, usize, usize)],
+    marker: &str,
+) -> Vec<Edit> {
+    let _ = marker;
+    let sentence_end = |row: usize| {
+        let s = starts[row];
+        let e = starts.get(row + 1).map_or(text.len(), |e| e - 1);
+        let l = text[s..e].trim_end().trim_end_matches("*/").trim_end();
+        l.ends_with('.') || l.ends_with('!') || l.ends_with('?')
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < comments.len() {
+        let (s0, e0, r0, r1) = comments[i];
+        if r1 > r0 {
+            // A block comment over several lines: keep its opening lines to
+            // the first sentence and its closing line.
+            let last = &text[starts[r1]..e0];
+            if r1 - r0 > DOC_LINES && last.trim().starts_with("*/") {
+                let mut keep_to = r0;
+                while keep_to < r0 + DOC_LINES - 1 && !sentence_end(keep_to) {
+                    keep_to += 1;
+                }
+                if keep_to + 1 < r1 {
+                    out.push(Edit {
+                        range: starts[keep_to + 1]..starts[r1],
+                        text: String::new(),
+                        lines: r1 - keep_to - 1,
+                        kind: EditKind::Comment,
+                    });
+                }
+            }
+            let _ = s0;
+            i += 1;
+            continue;
+        }
+        // A run of one-line comments on consecutive lines at one column.
+        let col = s0 - starts[r0];
+        let mut j = i;
+        while j + 1 < comments.len() {
+            let (s, _, r, rr) = comments[j + 1];
+            if r == comments[j].3 + 1 && rr == r && s - starts[r] == col {
+                j += 1;
+            } else {
+                break;
+            }
+        }
+        let run_rows = comments[j].3 - r0 + 1;
+        // Only a comment on its own line (not after code).
+        let alone = text[starts[r0]..s0].trim().is_empty();
+        if alone && run_rows > DOC_LINES {
+            let mut keep_to = r0;
+            while keep_to < r0 + DOC_LINES - 1 && !sentence_end(keep_to) {
+                keep_to += 1;
+            }
+            let end = comments[j].1;
+            out.push(Edit {
+                range: starts[keep_to + 1] - 1..end,
+                text: String::new(),
+                lines: comments[j].3 - keep_to,
+                kind: EditKind::Comment,
+            });
+        }
+        i = j + 1;
+    }
+    out
+}
+
+/// The source with the edits applied (overlapping ones skipped) and a
+/// first comment line that says what was cut; `None` when nothing was.
+fn apply<'e>(
+    text: &str,
+    lang: Language,
+    g: &Grammar,
+    edits: impl Iterator<Item = &'e Edit>,
+) -> Option<(String, usize)> {
+    let mut es: Vec<&Edit> = edits.collect();
+    es.sort_by_key(|e| (e.range.start, std::cmp::Reverse(e.range.end)));
+    let mut out = String::with_capacity(text.len() / 2);
+    let mut at = 0;
+    let (mut bodies, mut body_lines, mut literals, mut comments) = (0, 0, 0, 0);
+    for e in es {
+        if e.range.start < at {
+            continue;
+        }
+        out.push_str(&text[at..e.range.start]);
+        out.push_str(&e.text);
+        at = e.range.end;
+        match e.kind {
+            EditKind::Body => {
+                bodies += 1;
+                body_lines += e.lines;
+            }
+            EditKind::Literal => literals += 1,
+            EditKind::Comment => comments += 1,
+        }
+    }
+    if bodies + literals + comments == 0 {
+        return None;
+    }
+    out.push_str(&text[at..]);
+    let c = g.comment;
+    let mut note = format!("{c} caveman: {lang} skeleton: {bodies} function bodies ({body_lines} lines) elided");
+    if literals > 0 {
+        note.push_str(&format!(", {literals} long literals elided"));
+    }
+    if comments > 0 {
+        note.push_str(&format!(", {comments} doc comments cut to their first sentence"));
+    }
+    note.push('\n');
+    // After a `#!` or `<?php` line.
+    let first_end = out.find('\n').map_or(out.len(), |i| i + 1);
+    let at = if out.starts_with("#!") || out.starts_with("<?php") {
+        first_end
+    } else {
+        0
+    };
+    if at == out.len() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.insert_str(at.min(out.len()), &note);
+    Some((out, bodies + literals + comments))
+}
+
+/// Declarations of a syntax tree, for the differential test: (kind, name)
+/// of every node that has a `name` field, outside function bodies.
+#[cfg(test)]
+pub(crate) fn declarations(text: &str, lang: Language) -> Vec<(String, String)> {
+    let g = grammars::of(lang);
+    let mut parser = Parser::new();
+    parser.set_language(&(g.language)()).unwrap();
+    let tree = parser.parse(text, None).unwrap();
+    let mut out = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if let Some(name) = n.child_by_field_name("name") {
+            out.push((n.kind().to_string(), text[name.byte_range()].to_string()));
+        }
+        if g.funcs.contains(&n.kind()) {
+            // Only the signature: what a body holds is elided.
+            continue;
+        }
+        let mut cur = n.walk();
+        let kids: Vec<Node<'_>> = n.children(&mut cur).collect();
+        stack.extend(kids.into_iter().rev());
+    }
+    out
+}
