@@ -95,7 +95,9 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
         };
         clock.mark("detect");
         let entry = compress::lookup(&ct);
-        let compressed = match entry {
+        // A body of at most N bytes has at most N tokens: no budget to keep.
+        let budget = opts.budget.filter(|&b| input.len() > b);
+        let run = |parsed: Parsed<'_>, budget: Option<usize>| match entry {
             None => Err(PassThrough::Unregistered),
             Some(e) => {
                 let req = Input {
@@ -104,11 +106,12 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
                     parsed,
                     toon_best_of: opts.toon_best_of,
                     profile: opts.profile,
-                    budget: opts.budget,
+                    budget,
                 };
                 (e.run)(&req).map_err(|Decline(why)| PassThrough::Declined(why))
             }
         };
+        let compressed = run(parsed, budget);
         clock.mark("compressor");
         let candidate = compressed.and_then(|c| {
             // A count of the compressor's bytes holds for the output only
@@ -123,7 +126,8 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
         });
         // The handle (SHA-256 of the input) is computed beside the output's
         // count rather than after it.
-        let hasher = candidate.is_ok().then(|| scope.spawn(|| Handle::of(input)));
+        let hasher = (candidate.is_ok() || budget.is_some())
+            .then(|| scope.spawn(|| Handle::of(input)));
         let candidate = candidate.map(|(out, reported, known, metadata)| {
             let after = known.unwrap_or_else(|| tokens::count(&out));
             (out, reported, after, metadata)
@@ -131,6 +135,65 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
         clock.mark("count output");
         let before = counter.join().unwrap_or_else(|_| tokens::count(input));
         clock.mark("count input");
+        let mut over_budget = false;
+        let mut hasher = hasher;
+        let candidate = match budget {
+            None => candidate,
+            // Under the budget already: the view the flag would not change.
+            Some(b) if before <= b => {
+                let parsed = match &opts.forced_type {
+                    Some(_) => Parsed::Nothing,
+                    None => detect::detect_as(&body, opts.profile, true).parsed,
+                };
+                run(parsed, None).and_then(|c| {
+                    let known = c.tokens.filter(|_| layers.is_empty());
+                    let out = unwrap::rewrap(c.bytes, &layers);
+                    account.trace = c.trace;
+                    if out.as_slice() == input {
+                        return Err(PassThrough::Unchanged);
+                    }
+                    let after = known.unwrap_or_else(|| tokens::count(&out));
+                    Ok((out, c.reported, after, c.metadata))
+                })
+            }
+            Some(b) => {
+                let fits = matches!(&candidate, Ok(c) if c.2 <= b);
+                if fits {
+                    candidate
+                } else {
+                    // The compressor could not fit: the view's (or the
+                    // body's) lines by the same priorities, else the
+                    // smallest view.
+                    let (reported, metadata) = match &candidate {
+                        Ok(c) => (c.1, c.3.clone()),
+                        Err(_) => (None, Vec::new()),
+                    };
+                    let base: &[u8] = match &candidate {
+                        Ok(c) => &c.0,
+                        Err(_) => input,
+                    };
+                    let fitted = (ct != ContentType::Json)
+                        .then(|| crate::budget::fit_lines(base, b, &opts.query))
+                        .flatten();
+                    let view = match fitted {
+                        Some(v) => v,
+                        None => {
+                            let h = hasher
+                                .take()
+                                .and_then(|h| h.join().ok())
+                                .unwrap_or_else(|| Handle::of(input));
+                            let v = crate::budget::smallest(&ct, &body, &h, before);
+                            hasher = Some(scope.spawn(move || h));
+                            v
+                        }
+                    };
+                    let after = tokens::count(&view);
+                    over_budget = after > b;
+                    let lossy = reported.map(|(m, _)| (m, false));
+                    Ok((view, lossy, after, metadata))
+                }
+            }
+        };
         let pass = |why: PassThrough| Outcome {
             output: None,
             report: Report {
@@ -145,7 +208,7 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
                 },
                 profile: opts.profile,
                 budget: opts.budget,
-                over_budget: false,
+                over_budget,
             },
             pass_through: Some(why),
             account: account.clone(),
@@ -157,8 +220,13 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
         if after >= before {
             return pass(PassThrough::NotSmaller { after });
         }
-        let entry = entry.expect("a view comes from a registered compressor");
-        let (method, lossless) = reported.unwrap_or((entry.method, entry.lossless));
+        let (method, lossless) = match (reported, entry) {
+            (Some(r), _) => r,
+            (None, Some(e)) => (e.method, e.lossless),
+            // A budget's smallest view of a type no compressor has.
+            (None, None) => (crate::content_type::Method::Text, false),
+        };
+        let compressor = entry.map_or(ct.as_str(), |e| e.content_type.as_str());
         let handle = hasher
             .and_then(|h| h.join().ok())
             .unwrap_or_else(|| Handle::of(input));
@@ -166,7 +234,7 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
             handle,
             &NewRecord {
                 content_type: ct.as_str(),
-                compressor: entry.content_type.as_str(),
+                compressor,
                 tokens_before: before as u64,
                 tokens_after: after as u64,
                 original: input,
@@ -198,7 +266,7 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
                 error: None,
                 profile: opts.profile,
                 budget: opts.budget,
-                over_budget: false,
+                over_budget,
             },
             pass_through: None,
             account,

@@ -9,6 +9,7 @@
 //! internals to the integration tests and fuzz targets only.
 
 mod cmd;
+pub(crate) mod budget;
 pub(crate) mod compress;
 pub mod content_type;
 pub mod detect;

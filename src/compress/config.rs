@@ -55,7 +55,7 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
             }
             _ => ConfigKind::Toml,
         };
-        return lean(text, kind, input.query);
+        return lean(text, kind, input.query, input.budget);
     }
     let kind = match input.parsed {
         Parsed::Config(kind) => Some(kind),
@@ -76,7 +76,12 @@ const LEAN_DEPTH: usize = 3;
 /// lines and all but the first items of a long list or a multi-line
 /// value dropped, each run counted in a comment line at its place. A
 /// YAML view must still parse, or the compat view is used.
-fn lean(text: &str, kind: ConfigKind, query: &str) -> Result<Compressed, Decline> {
+fn lean(
+    text: &str,
+    kind: ConfigKind,
+    query: &str,
+    budget: Option<usize>,
+) -> Result<Compressed, Decline> {
     let doc = Lines::split(text);
     let n = doc.len();
     if n < 8 {
@@ -97,6 +102,12 @@ fn lean(text: &str, kind: ConfigKind, query: &str) -> Result<Compressed, Decline
         }
     }
     keep.fill_query(query, QUERY_FILL, |i| doc.lines[i].into());
+    keep.fit_text(
+        budget,
+        |i| doc.lines[i],
+        "    # \u{2026} 99 lines elided (caveman) \u{2026}",
+        "",
+    );
     // A marker goes at the dropped run's own indentation, or its parent's
     // when the run is inside a block scalar.
     let (pieces, _, trace) = keep.collapse(|run| {

@@ -14,9 +14,71 @@ const MARKER_TEXT: &str = "context lines elided (caveman)";
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
     if input.profile.is_lean() {
-        return lean(text);
+        return lean(text, input.query, input.budget);
     }
     compress(text)
+}
+
+/// The lean diff's lines under a budget: file headers and hunk headers
+/// first, then changed lines (those with error words and query hits
+/// before the others), then context, each in document order; dropped runs
+/// counted in markers, which means the view no longer applies as a patch.
+fn fit(
+    lines: &[String],
+    budget: usize,
+    query: &str,
+    cr: &str,
+    trailing_lf: bool,
+    trimmed: usize,
+) -> Compressed {
+    use super::shared::lean::is_error;
+    let n = lines.len();
+    let mut keep = Keep::new(n);
+    for (i, l) in lines.iter().enumerate() {
+        let b = l.as_bytes();
+        let header = l.starts_with("diff ")
+            || l.starts_with("--- ")
+            || l.starts_with("+++ ")
+            || l.starts_with("new file")
+            || l.starts_with("deleted file")
+            || l.starts_with("rename ")
+            || l.starts_with("similarity")
+            || l.starts_with("Binary");
+        let why = if header {
+            "file heading"
+        } else if l.starts_with("@@") {
+            "hunk context"
+        } else if matches!(b.first(), Some(b'+' | b'-')) && is_error(l) {
+            "change with an error word"
+        } else if matches!(b.first(), Some(b'+' | b'-')) {
+            "change"
+        } else {
+            "context"
+        };
+        keep.set(i, why);
+    }
+    keep.fill_query(query, 16, |i| lines[i].as_str().into());
+    let note = format!(
+        "\u{2026} caveman: {trimmed} context lines elided, then lines dropped to fit {budget} tokens; this view does not apply as a patch \u{2026}"
+    );
+    let unfit = keep.fit_text(
+        Some(budget),
+        |i| lines[i].as_str(),
+        "\u{2026} 9999 lines elided (caveman) \u{2026}",
+        &note,
+    );
+    let strs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let (mut pieces, _, trace) = keep.collapse(|run| {
+        Some((format!("\u{2026} {} lines elided (caveman) \u{2026}", run.len()), 0))
+    });
+    if let Some(u) = unfit.note("lines") {
+        pieces.marker(u);
+    }
+    let mut out = note.into_bytes();
+    out.extend_from_slice(cr.as_bytes());
+    out.push(b'\n');
+    out.extend(super::shared::lines::join(&pieces, &strs, "\n", cr, if trailing_lf { "\n" } else { "" }));
+    Compressed::traced(out, trace)
 }
 
 /// Context lines a lean hunk keeps on each side of a change.
@@ -45,7 +107,7 @@ fn hunk_header(l: &str) -> Option<(usize, usize, usize, usize, &str)> {
 /// one line of context around its changes, with headers whose line
 /// numbers are recomputed, so the view still applies to the pre-image;
 /// `index` lines dropped. A first line states what was cut.
-fn lean(text: &str) -> Result<Compressed, Decline> {
+fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, Decline> {
     let doc = Lines::split(text);
     let lines = &doc.lines;
     let n = lines.len();
@@ -177,6 +239,9 @@ fn lean(text: &str) -> Result<Compressed, Decline> {
     }
     if dropped_context == 0 && dropped_index == 0 {
         return Err(Decline("no context to trim"));
+    }
+    if let Some(b) = budget {
+        return Ok(fit(&out, b, query, cr, doc.trailing_lf, dropped_context));
     }
     let mut text_out = String::with_capacity(text.len());
     let mut note = format!(

@@ -47,14 +47,14 @@ fn is_marker(line: &str) -> bool {
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
     if input.profile.is_lean() {
-        return lean(text, input.query);
+        return lean(text, input.query, input.budget);
     }
     compress(text, input.query)
 }
 
 /// The lean log view (shared::lean): errors and warnings verbatim, one
 /// exemplar per frequent template, counted runs, totals.
-fn lean(text: &str, query: &str) -> Result<Compressed, Decline> {
+fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, Decline> {
     use super::shared::lean;
     let doc = Lines::split(text);
     let rules = lean::Rules {
@@ -63,7 +63,7 @@ fn lean(text: &str, query: &str) -> Result<Compressed, Decline> {
         unit: "lines",
     };
     let (pieces, trace) =
-        lean::cut(&doc, &rules, query).ok_or(Decline("fewer than 8 non-blank lines"))?;
+        lean::cut(&doc, &rules, query, budget).ok_or(Decline("fewer than 8 non-blank lines"))?;
     Ok(Compressed::traced(lean::join(&doc, &pieces), trace))
 }
 

@@ -29,7 +29,7 @@ static SIGNAL: LazyLock<WordSet> = LazyLock::new(|| {
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
     if input.profile.is_lean() {
-        return lean(text, input.query);
+        return lean(text, input.query, input.budget);
     }
     compress(text, input.query)
 }
@@ -121,7 +121,7 @@ fn entries<'a>(lines: &[&'a str]) -> Vec<Entry<'a>> {
 /// The lean search view: per file its first hits (and their context), the
 /// rest counted on a line that names the file; per directory or host of a
 /// list its first entries, the rest counted.
-fn lean(text: &str, query: &str) -> Result<Compressed, Decline> {
+fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, Decline> {
     let doc = Lines::split(text);
     let n = doc.len();
     if n < 8 {
@@ -187,6 +187,12 @@ fn lean(text: &str, query: &str) -> Result<Compressed, Decline> {
             keep.set(i, "blank line");
         }
     }
+    keep.fit_text(
+        budget,
+        |i| doc.lines[i],
+        "\u{2026} 99 more matches in some/path/of/a/file.rs elided (caveman) \u{2026}",
+        "",
+    );
     let (pieces, _, trace) = keep.collapse(|run| {
         let mut hits: Vec<(&str, usize)> = Vec::new();
         let mut listed: Vec<(&str, usize)> = Vec::new();

@@ -52,7 +52,8 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
 
 /// The `tabular` registry row, on the table detection parsed when it did.
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
-    if input.profile.is_lean() {
+    // A budget needs the lean rules' priorities, in either profile.
+    if input.profile.is_lean() || input.budget.is_some() {
         return run_lean(input);
     }
     let traced = match &input.parsed {
@@ -395,7 +396,7 @@ static LEAN_FAILURE: LazyLock<regex::Regex> = LazyLock::new(|| {
 /// The lean selection (shared by CSV, TSV, Markdown and aligned tables):
 /// the first rows and the last, every row with a failure word, the rows
 /// holding an extreme or a value the summary cannot state, query hits.
-pub(crate) fn lean_cut(g: &Grid<'_>, query: &str) -> LeanCut {
+pub(crate) fn lean_cut(g: &Grid<'_>, query: &str, budget: Option<usize>) -> LeanCut {
     use super::shared::stats::{number, Scalar, Stats};
     let n = g.rows;
     let mut keep = vec![false; n];
@@ -413,9 +414,13 @@ pub(crate) fn lean_cut(g: &Grid<'_>, query: &str) -> LeanCut {
         *k = true;
     }
     account(&mut trace, &keep, "head/tail");
+    let mut why: Vec<&'static str> = keep.iter().map(|&k| if k { "head/tail" } else { "" }).collect();
     let docs: Vec<String> = (0..n).map(|i| (g.row)(i).join(" ")).collect();
-    for (k, d) in keep.iter_mut().zip(&docs) {
-        *k |= LEAN_FAILURE.is_match(d);
+    for (i, (k, d)) in keep.iter_mut().zip(&docs).enumerate() {
+        if LEAN_FAILURE.is_match(d) {
+            why[i] = "failure word";
+            *k = true;
+        }
     }
     account(&mut trace, &keep, "failure word");
     // A column is numeric when every non-empty cell is a number.
@@ -449,6 +454,9 @@ pub(crate) fn lean_cut(g: &Grid<'_>, query: &str) -> LeanCut {
         }
     }
     for h in st.holders() {
+        if !keep[h] {
+            why[h] = "extreme or value the summary cannot state";
+        }
         keep[h] = true;
     }
     account(&mut trace, &keep, "extreme or value the summary cannot state");
@@ -459,6 +467,7 @@ pub(crate) fn lean_cut(g: &Grid<'_>, query: &str) -> LeanCut {
             .take(QUERY_FILL)
         {
             keep[i] = true;
+            why[i] = "query";
         }
         account(&mut trace, &keep, "query");
     }
@@ -470,8 +479,25 @@ pub(crate) fn lean_cut(g: &Grid<'_>, query: &str) -> LeanCut {
     }
     account(&mut trace, &keep, "marker would not pay");
     let dropped_bytes: usize = (0..n).filter(|&i| !keep[i]).map(|i| docs[i].len() + 1).sum();
+    let mut summary = st.render("rows", false, (dropped_bytes / 4).max(600));
+    if let Some(b) = budget {
+        // Rows by priority within the budget; the summary shrinks first.
+        use super::shared::lines::Keep;
+        let names = g.names.join(" ");
+        let overhead = |s: &str| format!("{names}\n{s}");
+        if crate::tokens::count(overhead(&summary).as_bytes()) * 2 > b {
+            summary = st.render("rows", false, 0);
+        }
+        let mut k = Keep::new(n);
+        for i in 0..n {
+            if keep[i] {
+                k.set(i, if why[i].is_empty() { "rest" } else { why[i] });
+            }
+        }
+        k.fit_text(Some(b), |i| docs[i].as_str(), &lean_marker(999, None), &overhead(&summary));
+        keep = k.flags().to_vec();
+    }
     trace.dropped = keep.iter().filter(|&&k| !k).count();
-    let summary = st.render("rows", false, (dropped_bytes / 4).max(600));
     LeanCut {
         keep,
         summary,
@@ -504,16 +530,21 @@ fn run_lean(input: &Input<'_>) -> Result<Compressed, Decline> {
         }
     };
     if let Some(t) = t {
-        return lean_dsv(input.body, t, input.query).ok_or(NO);
+        return lean_dsv(input.body, t, input.query, input.budget).ok_or(NO);
     }
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
-    lean_aligned(text, input.query, LEAN_TAIL).ok_or(NO)
+    lean_aligned(text, input.query, LEAN_TAIL, input.budget).ok_or(NO)
 }
 
 /// A whitespace-aligned or box-drawn table cut by the lean rules: its
 /// lines as they were (borders, the header and lines around the table
 /// kept), dropped runs of rows as marker lines.
-pub(crate) fn lean_aligned(text: &str, query: &str, tail: usize) -> Option<Compressed> {
+pub(crate) fn lean_aligned(
+    text: &str,
+    query: &str,
+    tail: usize,
+    budget: Option<usize>,
+) -> Option<Compressed> {
     use super::shared::lines::{join_lines, Keep, Lines};
     let doc = Lines::split(text);
     let plain: Vec<&str> = doc.lines.iter().map(|l| l.trim_end_matches('\r')).collect();
@@ -542,7 +573,7 @@ pub(crate) fn lean_aligned(text: &str, query: &str, tail: usize) -> Option<Compr
         rows: t.rows.len(),
         tail,
     };
-    let cut = lean_cut(&g, query);
+    let cut = lean_cut(&g, query, budget);
     // Every line that is not a data row stays; rows follow the cut.
     let mut keep = Keep::new(doc.len());
     let mut is_row = vec![false; doc.len()];
@@ -557,6 +588,7 @@ pub(crate) fn lean_aligned(text: &str, query: &str, tail: usize) -> Option<Compr
             keep.set(i, "header, border or text around the table");
         }
     }
+    keep.fit_text(budget, |i| plain[i], &lean_marker(999, None), &cut.summary);
     let summary = cut.summary.clone();
     let first_run = super::shared::dropped_runs(keep.flags()).first().map(|r| r.start);
     let (pieces, _, mut trace) = keep.collapse(|run| {
@@ -568,7 +600,7 @@ pub(crate) fn lean_aligned(text: &str, query: &str, tail: usize) -> Option<Compr
 }
 
 /// A CSV, TSV or Markdown table cut by the lean rules.
-fn lean_dsv(input: &[u8], t: &Table<'_>, query: &str) -> Option<Compressed> {
+fn lean_dsv(input: &[u8], t: &Table<'_>, query: &str, budget: Option<usize>) -> Option<Compressed> {
     let hr = t.header_rows();
     let n = t.rows.len();
     if n < hr + LEAN_MIN_ROWS {
@@ -581,7 +613,7 @@ fn lean_dsv(input: &[u8], t: &Table<'_>, query: &str) -> Option<Compressed> {
         rows: n - hr,
         tail: LEAN_TAIL,
     };
-    let cut = lean_cut(&g, query);
+    let cut = lean_cut(&g, query, budget);
     let mut out: Vec<Out> = (0..hr).map(Out::Row).collect();
     let mut first = true;
     let mut next = 0;

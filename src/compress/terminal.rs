@@ -33,7 +33,7 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     }
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
     if input.profile.is_lean() {
-        return lean(text, input.query);
+        return lean(text, input.query, input.budget);
     }
     compress(text)
 }
@@ -53,7 +53,7 @@ fn summary_line(l: &str) -> bool {
 /// The lean terminal view: redraws and escapes cleaned away, then an
 /// aligned table read as a table, anything else by the lean line rules
 /// with the tool's summary lines and the last three lines kept.
-fn lean(text: &str, query: &str) -> Result<Compressed, Decline> {
+fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, Decline> {
     use super::shared::lean;
     let raw = Lines::split(text);
     let cleaned: Vec<Cow<'_, str>> = crate::par::map(crate::par::ranges(raw.len(), 8192), |r| {
@@ -67,7 +67,7 @@ fn lean(text: &str, query: &str) -> Result<Compressed, Decline> {
     };
     let joined = lean::join(&doc, &Pieces::all(doc.len()));
     if let Ok(t) = std::str::from_utf8(&joined) {
-        if let Some(c) = super::tabular::lean_aligned(t, query, TAIL) {
+        if let Some(c) = super::tabular::lean_aligned(t, query, TAIL, budget) {
             return Ok(c);
         }
     }
@@ -76,7 +76,7 @@ fn lean(text: &str, query: &str) -> Result<Compressed, Decline> {
         extra: Some(summary_line),
         unit: "lines",
     };
-    match lean::cut(&doc, &rules, query) {
+    match lean::cut(&doc, &rules, query, budget) {
         Some((pieces, trace)) => Ok(Compressed::traced(lean::join(&doc, &pieces), trace)),
         // Short output: the cleaned lines.
         None => Ok(Compressed::new(joined)),

@@ -67,7 +67,7 @@ static NOISE: LazyLock<[(Regex, &'static str); 4]> = LazyLock::new(|| {
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
     if input.profile.is_lean() {
-        return lean(text, input.query);
+        return lean(text, input.query, input.budget);
     }
     compress(text, input.query)
 }
@@ -113,7 +113,7 @@ const LEAN_ITEMS: usize = 3;
 /// lists and the first rows of tables; every other run of lines counted
 /// in a marker at its place. A document without paragraph structure
 /// (lines, not blocks) follows the lean line rules.
-pub(crate) fn lean(text: &str, query: &str) -> Result<Compressed, Decline> {
+pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, Decline> {
     use super::shared::lines::Lines;
     if text.trim().len() < 600 {
         return Err(Decline("under 600 bytes"));
@@ -189,7 +189,8 @@ pub(crate) fn lean(text: &str, query: &str) -> Result<Compressed, Decline> {
             extra: None,
             unit: "lines",
         };
-        let (pieces, trace) = lean::cut(&doc, &rules, query).ok_or(Decline("too few lines"))?;
+        let (pieces, trace) =
+            lean::cut(&doc, &rules, query, budget).ok_or(Decline("too few lines"))?;
         return Ok(Compressed::traced(lean::join(&doc, &pieces), trace));
     }
     let mut keep = Keep::new(n);
@@ -229,7 +230,7 @@ pub(crate) fn lean(text: &str, query: &str) -> Result<Compressed, Decline> {
                     rows: rows.len(),
                     tail: 1,
                 };
-                let cut = super::tabular::lean_cut(&g, query);
+                let cut = super::tabular::lean_cut(&g, query, None);
                 keep.set(s, "table header");
                 keep.set(s + 1, "table header");
                 for (r, &k) in rows.iter().enumerate() {
@@ -295,16 +296,26 @@ pub(crate) fn lean(text: &str, query: &str) -> Result<Compressed, Decline> {
         }
     }
     keep.fill_query(query, 12, |i| lines[i].into());
-    let (pieces, _, trace) = keep.collapse(|run| {
+    let unfit = keep.fit_text(
+        budget,
+        |i| lines[i],
+        "\u{2026} 9999 lines elided (caveman) \u{2026}",
+        "",
+    );
+    let fitted = budget.is_some();
+    let (mut pieces, _, trace) = keep.collapse(|run| {
         if let Some(summary) = summaries.get(&run.start) {
             // Rows of a table: a marker row with what held for every row.
             let m = super::tabular::lean_marker(run.len(), Some(summary));
             return Some((format!("| {m} |"), 0));
         }
         let content = run.clone().filter(|&k| !lines[k].trim().is_empty()).count();
-        (content >= 2 || run.len() >= 3)
+        (fitted || content >= 2 || run.len() >= 3)
             .then(|| (format!("\u{2026} {content} lines elided (caveman) \u{2026}"), 0))
     });
+    if let Some(note) = unfit.note("lines") {
+        pieces.marker(note);
+    }
     if trace.dropped == 0 {
         return Err(Decline("nothing to drop"));
     }

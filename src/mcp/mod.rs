@@ -23,7 +23,7 @@ pub const MAX_RESULT: usize = 16 << 20;
 
 const TOOLS_LIST: &str = include_str!("tools.json");
 const VERSION: &str = "dev";
-const USAGE: &str = "usage: caveman-mcp [--profile compat|lean] [version --json]";
+const USAGE: &str = "usage: caveman-mcp [version --json]";
 
 /// A tool's answer: its text and whether it is a tool error.
 #[derive(Debug)]
@@ -47,7 +47,7 @@ pub fn main(args: &[String]) -> i32 {
     let (profile, args) = match take_profile(args) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("{e}\n{USAGE}");
+            eprintln!("{e}\nusage: caveman-mcp [--profile compat|lean] [version --json]");
             return 2;
         }
     };

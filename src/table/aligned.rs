@@ -57,11 +57,6 @@ impl Aligned {
             }
         }
     }
-
-    /// The header's cells (the column names), if there is a header.
-    pub fn names<'l>(&self, lines: &[&'l str]) -> Vec<&'l str> {
-        self.header.map_or_else(Vec::new, |h| self.cells(lines[h]))
-    }
 }
 
 /// True when the lines are mostly one aligned or box-drawn table.

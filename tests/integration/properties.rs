@@ -232,6 +232,7 @@ proptest! {
                     prop_assert_eq!(testing::compress_table_parsed(&body, &t, ""), testing::compress_table(&body, ""));
                 }
                 Parsed::Config(_) => prop_assert_eq!(&word, &ContentType::Config),
+                Parsed::Code(_) => prop_assert!(false, "compat detection names no language"),
                 Parsed::Nothing => prop_assert!(word != ContentType::Json && word != ContentType::Tabular),
             }
         }

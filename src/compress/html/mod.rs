@@ -81,7 +81,7 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         // The rendered page is Markdown-like text: headings marked, code
         // fenced; the lean text rules cut it further.
         if let Ok(text) = std::str::from_utf8(&out) {
-            if let Ok(c) = super::text::lean(text, input.query) {
+            if let Ok(c) = super::text::lean(text, input.query, input.budget) {
                 return Ok(c);
             }
         }

@@ -48,6 +48,34 @@ const MARKER_COST: usize = 32;
 const MAX_FIELDS: usize = 256;
 /// Nesting followed for leaf paths.
 const MAX_LEAF_DEPTH: usize = 6;
+/// How hard the view cuts: level 0 is the lean view; each level after it
+/// keeps fewer representatives and states less, for `--budget`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Level {
+    head: usize,
+    tail: usize,
+    /// Keep the elements holding what the summary cannot state, and one of
+    /// each key set.
+    holders: bool,
+    /// Summary room: `None` in proportion to what was dropped.
+    room: Option<usize>,
+    /// Error elements kept per array, at most.
+    errors: usize,
+}
+
+impl Level {
+    pub(crate) const ALL: [Level; 8] = [
+        Level { head: HEAD, tail: TAIL, holders: true, room: None, errors: usize::MAX },
+        Level { head: HEAD, tail: TAIL, holders: false, room: None, errors: usize::MAX },
+        Level { head: 1, tail: 1, holders: false, room: Some(1200), errors: usize::MAX },
+        Level { head: 1, tail: 1, holders: false, room: Some(600), errors: usize::MAX },
+        Level { head: 1, tail: 0, holders: false, room: Some(200), errors: usize::MAX },
+        Level { head: 0, tail: 0, holders: false, room: Some(80), errors: 16 },
+        Level { head: 0, tail: 0, holders: false, room: Some(0), errors: 3 },
+        Level { head: 0, tail: 0, holders: false, room: Some(0), errors: 0 },
+    ];
+}
+
 /// Keys of the summary of the first marker.
 const INVARIANTS_KEY: &str = "__caveman_invariants__";
 
@@ -64,8 +92,9 @@ const ERROR_KEYS: [&str; 5] = ["error", "errors", "exception", "failure", "err"]
 
 /// The lean view of a decoded body; `None` when nothing was cut (the
 /// engine then tries TOON or passes through).
-pub(crate) fn view(root: Json<'_>, query: &str) -> Option<(Vec<u8>, Trace)> {
+pub(crate) fn view(root: Json<'_>, query: &str, level: Level) -> Option<(Vec<u8>, Trace)> {
     let mut w = Writer {
+        level,
         out: Vec::new(),
         query,
         cut: false,
@@ -77,7 +106,7 @@ pub(crate) fn view(root: Json<'_>, query: &str) -> Option<(Vec<u8>, Trace)> {
 }
 
 /// The lean view of NDJSON: one value per line (blank lines dropped).
-pub(crate) fn view_ndjson(text: &str, query: &str) -> Option<(Vec<u8>, Trace)> {
+pub(crate) fn view_ndjson(text: &str, query: &str, level: Level) -> Option<(Vec<u8>, Trace)> {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let tapes: Vec<gojson::Tape<'_>> = lines
         .iter()
@@ -85,6 +114,7 @@ pub(crate) fn view_ndjson(text: &str, query: &str) -> Option<(Vec<u8>, Trace)> {
         .collect::<Option<_>>()?;
     let items: Vec<Json<'_>> = tapes.iter().map(|t| t.root()).collect();
     let mut w = Writer {
+        level,
         out: Vec::new(),
         query,
         cut: false,
@@ -115,6 +145,7 @@ pub(crate) const INPUT_ORDER: gojson::Options = gojson::Options {
 };
 
 struct Writer<'q> {
+    level: Level,
     out: Vec<u8>,
     query: &'q str,
     /// Something was cut.
@@ -247,6 +278,7 @@ fn key_set(v: Json<'_>) -> Option<String> {
 fn doc_of(v: Json<'_>) -> String {
     let mut out = Vec::new();
     let mut w = Writer {
+        level: Level::ALL[0],
         out: Vec::new(),
         query: "",
         cut: false,
@@ -377,17 +409,24 @@ impl Writer<'_> {
             trace.add(reason, now - counted);
             counted = now;
         };
-        // Errors.
+        // Errors (at most `level.errors`, in document order).
+        let mut errors = 0;
+        let mut unshown_errors = 0;
         for (i, it) in items.iter().enumerate() {
             if has_error(*it) {
-                keep[i] = true;
+                if errors < self.level.errors {
+                    keep[i] = true;
+                    errors += 1;
+                } else {
+                    unshown_errors += 1;
+                }
             }
         }
         account(&mut self.trace, &keep, "error word");
-        for k in keep.iter_mut().take(HEAD) {
+        for k in keep.iter_mut().take(self.level.head) {
             *k = true;
         }
-        for k in keep.iter_mut().skip(n - TAIL) {
+        for k in keep.iter_mut().skip(n - self.level.tail.min(n)) {
             *k = true;
         }
         account(&mut self.trace, &keep, "head/tail");
@@ -398,7 +437,7 @@ impl Writer<'_> {
         let mut shapes: Vec<(String, usize, usize)> = Vec::new();
         let mut keys_seen: Vec<(&str, usize)> = Vec::new();
         let header = table_header(items);
-        if header.is_some() {
+        if header.is_some() && self.level.holders {
             keep[0] = true;
         }
         for (i, it) in items.iter().enumerate() {
@@ -427,11 +466,13 @@ impl Writer<'_> {
                 }
             }
         }
-        for h in st.holders() {
-            keep[h] = true;
+        if self.level.holders {
+            for h in st.holders() {
+                keep[h] = true;
+            }
         }
         account(&mut self.trace, &keep, "extreme or value the summary cannot state");
-        if shapes.len() > 1 && shapes.len() <= MAX_SHAPES {
+        if self.level.holders && shapes.len() > 1 && shapes.len() <= MAX_SHAPES {
             for s in &shapes {
                 keep[s.2] = true;
             }
@@ -463,9 +504,13 @@ impl Writer<'_> {
             .map(|r| lens[r.clone()].iter().sum::<usize>())
             .sum();
         let what = if ndjson { "lines" } else { "elements" };
-        let summary = if dropped > 0 {
-            let mut s = st.render(what, false, (dropped_bytes / 4).max(1200));
-            if !keys_seen.is_empty() {
+        let room = self.level.room.unwrap_or((dropped_bytes / 4).max(1200));
+        let summary = if dropped > 0 && room > 0 {
+            let mut s = st.render(what, false, room);
+            if unshown_errors > 0 {
+                s.push_str(&format!("; {unshown_errors} error {what} among those elided"));
+            }
+            if !keys_seen.is_empty() && s.len() < room {
                 let list: Vec<String> = keys_seen
                     .iter()
                     .map(|&(k, c)| if c == n { k.to_string() } else { format!("{k}×{c}") })
@@ -538,10 +583,10 @@ impl Writer<'_> {
                 keep[i] = true;
             }
         }
-        for k in keep.iter_mut().take(HEAD) {
+        for k in keep.iter_mut().take(self.level.head) {
             *k = true;
         }
-        for k in keep.iter_mut().skip(n - TAIL) {
+        for k in keep.iter_mut().skip(n - self.level.tail.min(n)) {
             *k = true;
         }
         if !self.query.is_empty() {
@@ -563,7 +608,7 @@ impl Writer<'_> {
             leaves(members[i].1, i, &mut path, 0, &mut st);
         }
         let names: Vec<&str> = dropped.iter().map(|&i| members[i].0).collect();
-        let mut summary = st.render("members", true, 1200);
+        let mut summary = st.render("members", true, self.level.room.unwrap_or(1200));
         if let (Some(a), Some(b)) = (names.first(), names.last()) {
             if stats::statable(a) && stats::statable(b) {
                 summary.push_str(&format!("; keys {a} … {b}"));
@@ -607,6 +652,7 @@ impl Writer<'_> {
 /// The compact length of a value.
 fn plain_len(v: Json<'_>) -> usize {
     let mut w = Writer {
+        level: Level::ALL[0],
         out: Vec::new(),
         query: "",
         cut: false,
@@ -696,7 +742,7 @@ mod tests {
 
     fn lean(s: &str) -> Option<String> {
         let t = gojson::decode_exact(s.as_bytes(), INPUT_ORDER).unwrap();
-        view(t.root(), "").map(|(b, _)| String::from_utf8(b).unwrap())
+        view(t.root(), "", Level::ALL[0]).map(|(b, _)| String::from_utf8(b).unwrap())
     }
 
     #[test]
@@ -727,7 +773,7 @@ mod tests {
         let text: String = (0..12)
             .map(|i| format!("{{\"level\":\"info\",\"n\":{i}}}\n"))
             .collect();
-        let out = String::from_utf8(view_ndjson(&text, "").unwrap().0).unwrap();
+        let out = String::from_utf8(view_ndjson(&text, "", Level::ALL[0]).unwrap().0).unwrap();
         for l in out.lines() {
             serde_json::from_str::<serde_json::Value>(l).unwrap();
         }

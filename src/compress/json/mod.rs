@@ -89,7 +89,8 @@ static ERROR_WORDS: LazyLock<WordSet> = LazyLock::new(|| {
 /// The `json` registry row: the elider on what detection decoded, or the
 /// best-of selector under `CAVE_ENGINE_TOON=best-of`.
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
-    if input.profile.is_lean() {
+    // A budget needs the lean view's levels, in either profile.
+    if input.profile.is_lean() || input.budget.is_some() {
         return run_lean(input);
     }
     const NOTHING: Decline = Decline("invalid JSON, a second value, or no array collapsed");
@@ -131,23 +132,63 @@ fn run_lean(input: &Input<'_>) -> Result<Compressed, Decline> {
             decoded.as_ref().map(|t| t.root())
         }
     };
-    let cut = match root {
-        Some(r) => lean::view(r, input.query),
-        None => {
-            let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
-            lean::view_ndjson(text, input.query)
-        }
+    let text = std::str::from_utf8(input.body).ok();
+    let view_at = |level: lean::Level| match root {
+        Some(r) => lean::view(r, input.query, level),
+        None => text.and_then(|t| lean::view_ndjson(t, input.query, level)),
     };
-    let toon = (root.is_some() && input.body.len() <= TOON_MAX)
+    // Under a budget, the first level whose view fits (views shrink level
+    // by level: a binary search).
+    let levels = lean::Level::ALL;
+    let counted = |level: lean::Level| {
+        let v = view_at(level);
+        let n = v.as_ref().map(|(b, _)| tokens::count(b));
+        (v, n)
+    };
+    let (mut cut, mut cut_tokens) = counted(levels[0]);
+    if let (Some(b), Some(n)) = (input.budget, cut_tokens) {
+        if n > b {
+            let (mut lo, mut hi) = (1, levels.len() - 1);
+            let mut best = None;
+            while lo <= hi {
+                let mid = (lo + hi) / 2;
+                let (v, n) = counted(levels[mid]);
+                if n.is_some_and(|n| n <= b) {
+                    best = Some((v, n));
+                    if mid == 0 {
+                        break;
+                    }
+                    hi = mid - 1;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            match best {
+                Some((v, n)) => {
+                    cut = v;
+                    cut_tokens = n;
+                }
+                None => {
+                    let (v, n) = counted(levels[levels.len() - 1]);
+                    cut = v;
+                    cut_tokens = n;
+                }
+            }
+        }
+    }
+    if root.is_none() && text.is_none() {
+        return Err(Decline("not valid UTF-8"));
+    }
+    let toon_room = input.budget.map_or(TOON_MAX, |b| TOON_MAX.min(b.saturating_mul(8)));
+    let toon = (root.is_some() && input.body.len() <= toon_room)
         .then(|| crate::toon::encode(input.body).ok())
         .flatten();
-    let cut_tokens = cut.as_ref().map(|(b, _)| tokens::count(b));
     if let Some(t) = toon {
         let n = tokens::count(&t);
         let wins = match cut_tokens {
             Some(c) => (n as f64) <= c as f64 * LOSSLESS_SLACK,
             None => true,
-        };
+        } && input.budget.is_none_or(|b| n <= b);
         if wins {
             let mut trace = Trace::default();
             trace.add("every element (lossless TOON table)", 1);

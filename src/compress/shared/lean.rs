@@ -267,7 +267,12 @@ const MAX_CONTINUATION: usize = 40;
 const MAX_EXEMPLARS: usize = 60;
 
 /// The lean view of a document's lines: the pieces and the account.
-pub(crate) fn cut(doc: &Lines<'_>, rules: &Rules, query: &str) -> Option<(Pieces, Trace)> {
+pub(crate) fn cut(
+    doc: &Lines<'_>,
+    rules: &Rules,
+    query: &str,
+    budget: Option<usize>,
+) -> Option<(Pieces, Trace)> {
     let n = doc.len();
     let blank = |i: usize| doc.lines[i].trim().is_empty();
     let non_blank: Vec<usize> = (0..n).filter(|&i| !blank(i)).collect();
@@ -281,12 +286,18 @@ pub(crate) fn cut(doc: &Lines<'_>, rules: &Rules, query: &str) -> Option<(Pieces
         keep.set(i, "head/tail");
     }
     // The first and last timestamps.
-    if let Some(&i) = non_blank.iter().find(|&&i| TIMESTAMP.is_match(doc.lines[i])) {
+    let first_ts = non_blank.iter().find(|&&i| TIMESTAMP.is_match(doc.lines[i])).copied();
+    let last_ts = non_blank.iter().rev().find(|&&i| TIMESTAMP.is_match(doc.lines[i])).copied();
+    for i in first_ts.into_iter().chain(last_ts) {
         keep.set(i, "first/last timestamp");
     }
-    if let Some(&i) = non_blank.iter().rev().find(|&&i| TIMESTAMP.is_match(doc.lines[i])) {
-        keep.set(i, "first/last timestamp");
-    }
+    let span = match (first_ts, last_ts) {
+        (Some(a), Some(b)) => {
+            let ts = |i: usize| TIMESTAMP.find(doc.lines[i]).map_or("", |m| m.as_str());
+            format!(", from {} to {}", ts(a), ts(b))
+        }
+        _ => String::new(),
+    };
     // Errors and warnings, each distinct line once, with what follows.
     let signal: Vec<bool> = crate::par::map(crate::par::ranges(n, 8192), |r| {
         r.map(|i| {
@@ -343,22 +354,53 @@ pub(crate) fn cut(doc: &Lines<'_>, rules: &Rules, query: &str) -> Option<(Pieces
     }
     keep.fill_query(query, QUERY_FILL, |i| doc.lines[i].into());
     let unit = rules.unit;
-    let (mut pieces, _, trace) = keep.collapse(|run| {
-        (run.len() >= 2).then(|| (format!("\u{2026} {} {unit} elided (caveman) \u{2026}", run.len()), 0))
+    // The closing marker states the total and the most frequent kinds;
+    // under a budget it takes at most a quarter of it.
+    let close = (total > 100 || budget.is_some()).then(|| {
+        let mut listed = (total / 400).clamp(3, 8);
+        let mut c = closing(&by_count, &span, n, unit, listed);
+        if let Some(b) = budget {
+            listed = by_count.len().min(20);
+            c = closing(&by_count, &span, n, unit, listed);
+            while listed > 0 && crate::tokens::count(c.as_bytes()) * 4 > b {
+                listed -= 1;
+                c = closing(&by_count, &span, n, unit, listed);
+            }
+        }
+        c
     });
-    if total > 100 {
-        pieces.marker(closing(&by_count, total, n, unit));
+    let unfit = keep.fit_text(
+        budget,
+        |i| doc.lines[i],
+        "\u{2026} 9999 lines elided (caveman) \u{2026}",
+        close.as_deref().unwrap_or(""),
+    );
+    let fitted = budget.is_some();
+    let (mut pieces, _, trace) = keep.collapse(|run| {
+        (fitted || run.len() >= 2)
+            .then(|| (format!("\u{2026} {} {unit} elided (caveman) \u{2026}", run.len()), 0))
+    });
+    if let Some(note) = unfit.note(unit) {
+        pieces.marker(note);
+    }
+    if let Some(c) = close {
+        pieces.marker(c);
     }
     Some((pieces, trace))
 }
 
 /// The last marker: the total and the most frequent templates.
-fn closing(by_count: &[(&str, usize, usize)], total: usize, n: usize, unit: &str) -> String {
-    let listed = (total / 400).clamp(3, 8);
-    let mut s = format!(
-        "\u{2026} caveman: {n} {unit} in all, {} kinds; most frequent:",
-        by_count.len()
-    );
+fn closing(
+    by_count: &[(&str, usize, usize)],
+    span: &str,
+    n: usize,
+    unit: &str,
+    listed: usize,
+) -> String {
+    let mut s = format!("\u{2026} caveman: {n} {unit} in all{span}, {} kinds", by_count.len());
+    if listed > 0 {
+        s.push_str("; most frequent:");
+    }
     for (k, (t, c, _)) in by_count.iter().take(listed).enumerate() {
         let t: String = t.chars().take(160).collect();
         if k > 0 {
@@ -409,7 +451,7 @@ mod tests {
             extra: None,
             unit: "lines",
         };
-        let (pieces, _) = cut(&doc, &rules, "").unwrap();
+        let (pieces, _) = cut(&doc, &rules, "", None).unwrap();
         let out = String::from_utf8(join(&doc, &pieces)).unwrap();
         for l in text.lines().filter(|l| l.contains("ERROR")) {
             assert!(out.contains(l), "{l}");

@@ -142,6 +142,58 @@ impl Trace {
 pub(crate) struct Keep {
     flags: Vec<bool>,
     reasons: Vec<(&'static str, usize)>,
+    /// Per unit, the index in `reasons` of why it was kept (or NONE).
+    why: Vec<u16>,
+}
+
+const NONE: u16 = u16::MAX;
+
+/// The budget class of a keep reason (lower is kept first): errors,
+/// then query hits, then anomalies, extremes and what follows an error,
+/// then one of each kind, then the document's structure, then the rest.
+pub(crate) fn priority(reason: &str) -> u8 {
+    let r = reason;
+    if r == "query" {
+        1
+    } else if r.contains("context") {
+        6
+    } else if r.contains("stack frame") || r.contains("timestamp") || r.contains("extreme")
+        || r.contains("anomaly") || r.contains("minimum")
+    {
+        2
+    } else if r.contains("error") || r.contains("failure") || r.contains("signal")
+        || r.contains("diagnostic")
+    {
+        0
+    } else if r.contains("kind") {
+        3
+    } else if r.contains("head") || r.contains("tail") || r.contains("heading")
+        || r.contains("section") || r.contains("key") || r.contains("document")
+        || r.contains("first") || r.contains("parent") || r.contains("top-level")
+    {
+        4
+    } else {
+        5
+    }
+}
+
+/// What [`Keep::fit`] left out of the higher classes.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Unfit {
+    /// Error units the budget had no room for.
+    pub errors: usize,
+}
+
+impl Unfit {
+    /// The marker that says how many error units did not fit, if any.
+    pub fn note(self, unit: &str) -> Option<String> {
+        (self.errors > 0).then(|| {
+            format!(
+                "\u{2026} caveman: {} error {unit} are among those elided: the budget had no room for them \u{2026}",
+                self.errors
+            )
+        })
+    }
 }
 
 impl Keep {
@@ -149,7 +201,54 @@ impl Keep {
         Keep {
             flags: vec![false; n],
             reasons: Vec::new(),
+            why: vec![NONE; n],
         }
+    }
+
+    /// Under a token budget: keeps the kept units again in priority order
+    /// (class, then document order), each while the estimate of the view
+    /// (`overhead`, the units' `cost`, `marker` per run of dropped units)
+    /// stays within `budget`; the others are dropped into markers.
+    pub fn fit(
+        &mut self,
+        budget: usize,
+        cost: impl Fn(usize) -> usize,
+        marker: usize,
+        overhead: usize,
+    ) -> Unfit {
+        let n = self.flags.len();
+        let mut order: Vec<(u8, usize)> = (0..n)
+            .filter(|&i| self.flags[i])
+            .map(|i| (priority(self.reasons[self.why[i] as usize].0), i))
+            .collect();
+        order.sort_unstable();
+        let mut flags = vec![false; n];
+        let mut total = overhead + if n > 0 { marker } else { 0 };
+        let mut unfit = Unfit::default();
+        for (class, i) in order {
+            let left = i > 0 && flags[i - 1];
+            let right = i + 1 < n && flags[i + 1];
+            let has_left_run = i > 0 && !left;
+            let has_right_run = i + 1 < n && !right;
+            // Markers after keeping i, minus before (i sat in one run).
+            let delta: isize = (has_left_run as isize + has_right_run as isize) - 1;
+            let c = cost(i) as isize + delta * marker as isize;
+            if total as isize + c <= budget as isize {
+                flags[i] = true;
+                total = (total as isize + c) as usize;
+            } else if class == 0 {
+                unfit.errors += 1;
+            }
+        }
+        for (i, f) in flags.iter().enumerate() {
+            if !*f && self.flags[i] {
+                self.flags[i] = false;
+                let r = self.why[i] as usize;
+                self.reasons[r].1 -= 1;
+                self.why[i] = NONE;
+            }
+        }
+        unfit
     }
 
     pub fn len(&self) -> usize {
@@ -170,10 +269,17 @@ impl Keep {
             return false;
         }
         self.flags[i] = true;
-        match self.reasons.iter_mut().find(|r| r.0 == reason) {
-            Some(r) => r.1 += 1,
-            None => self.reasons.push((reason, 1)),
-        }
+        let k = match self.reasons.iter().position(|r| r.0 == reason) {
+            Some(k) => {
+                self.reasons[k].1 += 1;
+                k
+            }
+            None => {
+                self.reasons.push((reason, 1));
+                self.reasons.len() - 1
+            }
+        };
+        self.why[i] = k as u16;
         true
     }
 
@@ -182,15 +288,39 @@ impl Keep {
     fn apply(&mut self, reason: &'static str, rule: impl FnOnce(&mut [bool])) {
         let before = self.flags.clone();
         rule(&mut self.flags);
-        let added = self
-            .flags
-            .iter()
-            .zip(&before)
-            .filter(|(now, was)| **now && !**was)
-            .count();
+        let k = self.reasons.len() as u16;
+        let mut added = 0;
+        for (i, (now, was)) in self.flags.iter().zip(&before).enumerate() {
+            if *now && !*was {
+                added += 1;
+                self.why[i] = k;
+            }
+        }
         if added > 0 {
             self.reasons.push((reason, added));
         }
+    }
+
+    /// [`Keep::fit`] for units that are texts, when a budget is given:
+    /// each unit costs its tokens and a line break, each run a marker
+    /// like `marker`; `overhead` is text the view adds anyway.
+    pub fn fit_text<'u>(
+        &mut self,
+        budget: Option<usize>,
+        unit: impl Fn(usize) -> &'u str,
+        marker: &str,
+        overhead: &str,
+    ) -> Unfit {
+        let Some(b) = budget else {
+            return Unfit::default();
+        };
+        let m = crate::tokens::count(marker.as_bytes()) + 1;
+        let o = if overhead.is_empty() {
+            0
+        } else {
+            crate::tokens::count(overhead.as_bytes()) + 1
+        };
+        self.fit(b, |i| crate::tokens::count(unit(i).as_bytes()) + 1, m, o)
     }
 
     /// Adds the first `limit` query candidates (relevance.md §3, table
@@ -251,6 +381,7 @@ impl Keep {
         }
         pieces.units(next..n);
         let mut kept = self.reasons;
+        kept.retain(|r| r.1 > 0);
         // Units a marker rule left in place count as kept too.
         let left = n - dropped - kept.iter().map(|r| r.1).sum::<usize>();
         if left > 0 {

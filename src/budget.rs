@@ -1,0 +1,154 @@
+//! `--budget N`: a view of at most N tokens (o200k, counted on the final
+//! bytes). The compressors choose their units by the skeleton's priority
+//! order under the budget (`Keep::fit`); what this module adds is the
+//! engine's side: the view of a compressor that could not fit (its units
+//! are the view's lines, in the same priority order), and the smallest
+//! view, one marker that names the handle and the counts.
+
+use crate::compress::shared::lines::{Keep, Lines};
+use crate::compress::shared::relevance;
+use crate::content_type::ContentType;
+use crate::store::Handle;
+
+static ERROR: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b(errors?|exceptions?|fail|failed|failures?|failing|fatal|panic|panicked|timeout|timed out|denied|refused|traceback|critical)\b",
+    )
+    .expect("error words")
+});
+
+static MARKER_COUNT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"^\W*(?:\u{2026}\s*)?(\d+)\s+(?:more\s+)?[\w ]{0,24}?(?:lines|rows|sections|matches|elements|members)\b[^\n]*elided")
+        .expect("marker count")
+});
+
+/// How many units of the original a line of a view stands for: a
+/// marker's count, or 1.
+fn stands_for(line: &str) -> usize {
+    if !line.contains("(caveman)") {
+        return 1;
+    }
+    MARKER_COUNT
+        .captures(line)
+        .and_then(|c| c[1].parse().ok())
+        .unwrap_or(1)
+}
+
+/// Fits a text view into `budget` tokens by its lines: lines with error
+/// words first, then query hits, then the first and last lines and
+/// unindented lines (declarations, headings), then the rest, each in
+/// document order; dropped runs become markers that count the lines of
+/// the original they stand for. `None` when even the markers do not fit.
+pub fn fit_lines(view: &[u8], budget: usize, query: &str) -> Option<Vec<u8>> {
+    let text = std::str::from_utf8(view).ok()?;
+    let doc = Lines::split(text);
+    let n = doc.len();
+    let mut keep = Keep::new(n);
+    for (i, l) in doc.lines.iter().enumerate() {
+        if ERROR.is_match(l) {
+            keep.set(i, "error word");
+        }
+    }
+    keep.fill_query(query, 16, |i| doc.lines[i].into());
+    for (i, l) in doc.lines.iter().enumerate() {
+        let t = l.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if i < 2 || i + 1 == n || !l.starts_with([' ', '\t']) {
+            keep.set(i, "first lines, last line, unindented line (structure)");
+        } else {
+            keep.set(i, "rest");
+        }
+    }
+    let unfit = keep.fit_text(
+        Some(budget),
+        |i| doc.lines[i],
+        "\u{2026} 99999 lines elided (caveman) \u{2026}",
+        "",
+    );
+    let (mut pieces, _, _) = keep.collapse(|run| {
+        let count: usize = doc.lines[run.clone()].iter().map(|l| stands_for(l)).sum();
+        Some((format!("\u{2026} {count} lines elided (caveman) \u{2026}"), 0))
+    });
+    if let Some(note) = unfit.note("lines") {
+        pieces.marker(note);
+    }
+    let out = crate::compress::shared::lines::join_lines(&doc, &pieces);
+    (crate::tokens::count(&out) <= budget).then_some(out)
+}
+
+/// The smallest view: one marker naming the handle and the counts. JSON
+/// stays JSON (an array or object holding one marker element or member).
+pub fn smallest(ct: &ContentType, body: &[u8], handle: &Handle, tokens: usize) -> Vec<u8> {
+    let h = handle.as_str();
+    if *ct == ContentType::Json {
+        let t = crate::go::unicode::trim_space(body);
+        let (units, open, close) = match crate::go::json::decode_first(t, crate::go::json::Options::GO) {
+            Ok((v, _)) => match v.root().get() {
+                crate::go::json::Value::Array(a) => (a.len(), "[", "]"),
+                crate::go::json::Value::Object(m) => (m.len(), "", ""),
+                _ => (1, "[", "]"),
+            },
+            // NDJSON: one line per value.
+            Err(_) => (Lines::split(&String::from_utf8_lossy(body)).len(), "", ""),
+        };
+        let what = if open.is_empty() && !t.starts_with(b"{") { "lines" } else if open.is_empty() { "members" } else { "elements" };
+        return format!(
+            "{open}{{\"__caveman_elided__\":{units},\"__caveman_invariants__\":\"{units} total {what}; {tokens} tokens; caveman-engine retrieve {h} gives them back\"}}{close}\n"
+        )
+        .into_bytes();
+    }
+    let lines = bytecount_lines(body);
+    format!(
+        "\u{2026} caveman: all {lines} lines elided ({ct}, {tokens} tokens); caveman-engine retrieve {h} gives them back \u{2026}\n"
+    )
+    .into_bytes()
+}
+
+fn bytecount_lines(b: &[u8]) -> usize {
+    let n = memchr::memchr_iter(b'\n', b).count();
+    if b.last().is_some_and(|&c| c != b'\n') {
+        n + 1
+    } else {
+        n.max(1)
+    }
+}
+
+/// The BM25 weight of the query for a line, for callers that rank.
+#[allow(dead_code)]
+fn relevance_of(query: &str, lines: &[&str]) -> Vec<f64> {
+    relevance::scores(query, lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fitted_lines_keep_errors_and_count_what_went() {
+        let mut text = String::new();
+        for i in 0..400 {
+            text.push_str(&format!("    line {i} of ordinary output here\n"));
+            if i == 200 {
+                text.push_str("    ERROR: disk failed on /dev/sda\n");
+            }
+        }
+        let out = fit_lines(text.as_bytes(), 100, "").unwrap();
+        let s = String::from_utf8(out.clone()).unwrap();
+        assert!(crate::tokens::count(&out) <= 100, "{s}");
+        assert!(s.contains("ERROR: disk failed"), "{s}");
+        let counted: usize = s.lines().map(stands_for).sum();
+        assert_eq!(counted, 401, "{s}");
+    }
+
+    #[test]
+    fn smallest_json_is_json() {
+        let h = Handle::of(b"[1,2,3]");
+        let v = smallest(&ContentType::Json, b"[1,2,3]", &h, 7);
+        let parsed: serde_json::Value = serde_json::from_slice(&v).unwrap();
+        assert!(parsed.is_array());
+        let v = smallest(&ContentType::Json, b"{\"a\":1}", &h, 7);
+        assert!(serde_json::from_slice::<serde_json::Value>(&v).unwrap().is_object());
+    }
+}
