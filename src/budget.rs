@@ -69,7 +69,10 @@ pub fn fit_lines(view: &[u8], budget: usize, query: &str) -> Option<Vec<u8>> {
     );
     let (mut pieces, _, _) = keep.collapse(|run| {
         let count: usize = doc.lines[run.clone()].iter().map(|l| stands_for(l)).sum();
-        Some((format!("\u{2026} {count} lines elided (caveman) \u{2026}"), 0))
+        Some((
+            format!("\u{2026} {count} lines elided (caveman) \u{2026}"),
+            0,
+        ))
     });
     if let Some(note) = unfit.note("lines") {
         pieces.marker(note);
@@ -84,16 +87,23 @@ pub fn smallest(ct: &ContentType, body: &[u8], handle: &Handle, tokens: usize) -
     let h = handle.as_str();
     if *ct == ContentType::Json {
         let t = crate::go::unicode::trim_space(body);
-        let (units, open, close) = match crate::go::json::decode_first(t, crate::go::json::Options::GO) {
-            Ok((v, _)) => match v.root().get() {
-                crate::go::json::Value::Array(a) => (a.len(), "[", "]"),
-                crate::go::json::Value::Object(m) => (m.len(), "", ""),
-                _ => (1, "[", "]"),
-            },
-            // NDJSON: one line per value.
-            Err(_) => (Lines::split(&String::from_utf8_lossy(body)).len(), "", ""),
+        let (units, open, close) =
+            match crate::go::json::decode_first(t, crate::go::json::Options::GO) {
+                Ok((v, _)) => match v.root().get() {
+                    crate::go::json::Value::Array(a) => (a.len(), "[", "]"),
+                    crate::go::json::Value::Object(m) => (m.len(), "", ""),
+                    _ => (1, "[", "]"),
+                },
+                // NDJSON: one line per value.
+                Err(_) => (Lines::split(&String::from_utf8_lossy(body)).len(), "", ""),
+            };
+        let what = if open.is_empty() && !t.starts_with(b"{") {
+            "lines"
+        } else if open.is_empty() {
+            "members"
+        } else {
+            "elements"
         };
-        let what = if open.is_empty() && !t.starts_with(b"{") { "lines" } else if open.is_empty() { "members" } else { "elements" };
         return format!(
             "{open}{{\"__caveman_elided__\":{units},\"__caveman_invariants__\":\"{units} total {what}; {tokens} tokens; caveman-engine retrieve {h} gives them back\"}}{close}\n"
         )
@@ -149,6 +159,8 @@ mod tests {
         let parsed: serde_json::Value = serde_json::from_slice(&v).unwrap();
         assert!(parsed.is_array());
         let v = smallest(&ContentType::Json, b"{\"a\":1}", &h, 7);
-        assert!(serde_json::from_slice::<serde_json::Value>(&v).unwrap().is_object());
+        assert!(serde_json::from_slice::<serde_json::Value>(&v)
+            .unwrap()
+            .is_object());
     }
 }

@@ -126,8 +126,8 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
         });
         // The handle (SHA-256 of the input) is computed beside the output's
         // count rather than after it.
-        let hasher = (candidate.is_ok() || budget.is_some())
-            .then(|| scope.spawn(|| Handle::of(input)));
+        let hasher =
+            (candidate.is_ok() || budget.is_some()).then(|| scope.spawn(|| Handle::of(input)));
         let candidate = candidate.map(|(out, reported, known, metadata)| {
             let after = known.unwrap_or_else(|| tokens::count(&out));
             (out, reported, after, metadata)

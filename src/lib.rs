@@ -8,23 +8,24 @@
 //! and TOON. Everything else is internal; [`testing`] exposes a few
 //! internals to the integration tests and fuzz targets only.
 
-mod cmd;
 pub(crate) mod budget;
+mod cmd;
 pub(crate) mod compress;
 pub mod content_type;
 pub mod detect;
 pub mod engine;
 pub mod error;
+pub mod evals;
 pub(crate) mod go;
 pub(crate) mod gofmt;
 pub mod mcp;
 pub(crate) mod narrow;
 pub(crate) mod par;
 pub mod profile;
-pub(crate) mod timings;
 pub mod report;
 pub mod store;
 pub(crate) mod table;
+pub(crate) mod timings;
 pub mod tokens;
 pub mod toon;
 pub(crate) mod unwrap;

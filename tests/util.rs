@@ -69,6 +69,8 @@ pub struct TestCommand {
     wrapper: Vec<String>,
     /// Run as this uid and gid (with no supplementary groups).
     user: Option<u32>,
+    /// The working directory, when not the test's.
+    cwd: Option<std::path::PathBuf>,
 }
 
 /// What a run produced.
@@ -104,7 +106,14 @@ impl TestCommand {
             envs: Vec::new(),
             wrapper: Vec::new(),
             user: None,
+            cwd: None,
         }
+    }
+
+    /// Runs the binary in `dir`.
+    pub fn cwd(mut self, dir: &Path) -> TestCommand {
+        self.cwd = Some(dir.to_path_buf());
+        self
     }
 
     /// Runs the binary as `uid` (also its gid); needs root. The home
@@ -143,6 +152,9 @@ impl TestCommand {
         }
         for k in TOOL_ENV {
             cmd.env_remove(k);
+        }
+        if let Some(d) = &self.cwd {
+            cmd.current_dir(d);
         }
         cmd.env("CAVEMAN_HOME", self.home.path());
         for (k, v) in &self.envs {

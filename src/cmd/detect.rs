@@ -80,7 +80,9 @@ mod tests {
         );
         let e = parse(&args(&["--profile", "lean", "--bogus"])).unwrap_err();
         assert_eq!(e.code(), 2);
-        assert!(e.to_string().starts_with("detect: unknown argument \"--bogus\""));
+        assert!(e
+            .to_string()
+            .starts_with("detect: unknown argument \"--bogus\""));
         let e = parse(&args(&["--profile", "fast"])).unwrap_err();
         assert_eq!(e.code(), 2);
         assert_eq!(

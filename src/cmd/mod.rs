@@ -6,8 +6,10 @@
 mod cli;
 mod compress;
 mod detect;
+mod evals;
 mod explain;
 mod io;
+mod registry;
 mod retrieve;
 mod stats;
 mod store;
@@ -127,7 +129,9 @@ pub fn run(args: &[String]) -> Result<()> {
         "pixel" if rest.is_empty() => {
             Err(Error::usage("usage: caveman-engine pixel render|simulate"))
         }
-        "registry" | "pixel" | "evals" => Err(Error::fatal(format!(
+        "registry" => registry::run(),
+        "evals" => evals::run(rest),
+        "pixel" => Err(Error::fatal(format!(
             "caveman-engine: {sub} is not part of this build; see README.md"
         ))),
         other => Err(Error::usage(format!(

@@ -118,14 +118,21 @@ fn lean(
             .map(|i| indentation(doc.lines[i]))
             .min()
             .unwrap_or(0)
-            .min(run.start.checked_sub(1).map_or(0, |p| indentation(doc.lines[p]) + 2));
+            .min(
+                run.start
+                    .checked_sub(1)
+                    .map_or(0, |p| indentation(doc.lines[p]) + 2),
+            );
         let pad = " ".repeat(indent);
         let what = match (other, comments) {
             (0, c) => format!("{c} comment lines"),
             (o, 0) => format!("{o} lines"),
             (o, c) => format!("{o} lines and {c} comment lines"),
         };
-        Some((format!("{pad}# \u{2026} {what} elided (caveman) \u{2026}"), 0))
+        Some((
+            format!("{pad}# \u{2026} {what} elided (caveman) \u{2026}"),
+            0,
+        ))
     });
     let out = join_lines(&doc, &pieces);
     if kind == ConfigKind::Yaml {
@@ -164,7 +171,10 @@ fn lean_yaml(doc: &Lines<'_>, keep: &mut Keep) {
             keep.set(i, "document marker");
             continue;
         }
-        while stack.last().is_some_and(|p| p.0 > ind || (p.0 == ind && !p.1)) {
+        while stack
+            .last()
+            .is_some_and(|p| p.0 > ind || (p.0 == ind && !p.1))
+        {
             stack.pop();
         }
         if let Some(d) = dropping_item {
@@ -194,7 +204,14 @@ fn lean_yaml(doc: &Lines<'_>, keep: &mut Keep) {
         let depth = stack.iter().filter(|p| !p.1).count() + usize::from(item);
         let is_key = YAML_KEY.is_match(l) || item;
         if is_key && depth < LEAN_DEPTH + usize::from(item) {
-            keep.set(i, if depth <= 1 { "key (depth 1-2)" } else { "key (depth 3)" });
+            keep.set(
+                i,
+                if depth <= 1 {
+                    "key (depth 1-2)"
+                } else {
+                    "key (depth 3)"
+                },
+            );
         } else if !is_key && depth <= LEAN_DEPTH {
             keep.set(i, "value");
         }
@@ -203,7 +220,8 @@ fn lean_yaml(doc: &Lines<'_>, keep: &mut Keep) {
             block = Some(ind);
             // The first lines of a block scalar stay with its key.
             for j in i + 1..(i + 3).min(doc.len()) {
-                if keep.get(i) && indentation(doc.lines[j]) > ind && !doc.lines[j].trim().is_empty() {
+                if keep.get(i) && indentation(doc.lines[j]) > ind && !doc.lines[j].trim().is_empty()
+                {
                     keep.set(j, "value");
                 }
             }

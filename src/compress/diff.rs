@@ -69,7 +69,10 @@ fn fit(
     );
     let strs: Vec<&str> = lines.iter().map(String::as_str).collect();
     let (mut pieces, _, trace) = keep.collapse(|run| {
-        Some((format!("\u{2026} {} lines elided (caveman) \u{2026}", run.len()), 0))
+        Some((
+            format!("\u{2026} {} lines elided (caveman) \u{2026}", run.len()),
+            0,
+        ))
     });
     if let Some(u) = unfit.note("lines") {
         pieces.marker(u);
@@ -77,7 +80,13 @@ fn fit(
     let mut out = note.into_bytes();
     out.extend_from_slice(cr.as_bytes());
     out.push(b'\n');
-    out.extend(super::shared::lines::join(&pieces, &strs, "\n", cr, if trailing_lf { "\n" } else { "" }));
+    out.extend(super::shared::lines::join(
+        &pieces,
+        &strs,
+        "\n",
+        cr,
+        if trailing_lf { "\n" } else { "" },
+    ));
     Compressed::traced(out, trace)
 }
 
@@ -225,8 +234,16 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
                 q += 1;
             }
             // Unified diffs name the line before an empty range.
-            let so = if oc == 0 { start_old.saturating_sub(1) } else { start_old };
-            let sn = if nc == 0 { start_new.saturating_sub(1) } else { start_new };
+            let so = if oc == 0 {
+                start_old.saturating_sub(1)
+            } else {
+                start_old
+            };
+            let sn = if nc == 0 {
+                start_new.saturating_sub(1)
+            } else {
+                start_new
+            };
             let so = if b == 0 && oc == 0 { a } else { so };
             let sn = if d == 0 && nc == 0 { c } else { sn };
             out.push(format!("@@ -{so},{oc} +{sn},{nc} @@{tail}"));

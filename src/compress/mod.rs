@@ -110,15 +110,41 @@ pub(crate) struct Entry {
     pub method: Method,
     pub lossless: bool,
     pub run: Run,
+    /// The segment kinds the transform is advertised for in the
+    /// capability manifest (`registry`); empty: not advertised.
+    pub segments: &'static [&'static str],
 }
 
+/// Segment kinds most transforms take.
+const ALL_SEGMENTS: &[&str] = &["artifact", "history", "skill", "tool_result"];
+
 const fn row(content_type: ContentType, method: Method, run: Run) -> Entry {
+    row_for(content_type, method, run, ALL_SEGMENTS)
+}
+
+const fn row_for(
+    content_type: ContentType,
+    method: Method,
+    run: Run,
+    segments: &'static [&'static str],
+) -> Entry {
     Entry {
         content_type,
         method,
         lossless: false,
         run,
+        segments,
     }
+}
+
+/// The advertised rows: content type and segment kinds (spec/registry.md),
+/// in registry order.
+pub(crate) fn advertised() -> impl Iterator<Item = (&'static ContentType, &'static [&'static str])>
+{
+    REGISTRY
+        .iter()
+        .filter(|e| !e.segments.is_empty())
+        .map(|e| (&e.content_type, e.segments))
 }
 
 /// Every registered compressor (engine.md §3). All are safety class S4
@@ -134,20 +160,38 @@ static REGISTRY: [Entry; 15] = [
     row(ContentType::Tabular, Method::Tabular, tabular::run),
     row(ContentType::Config, Method::Config, config::run),
     row(ContentType::Terminal, Method::Terminal, terminal::run),
-    row(ContentType::Toolschema, Method::Toolschema, toolschema::run),
-    row(
+    row_for(
+        ContentType::Toolschema,
+        Method::Toolschema,
+        toolschema::run,
+        &["tool_schema"],
+    ),
+    // Reachable with --type, deliberately not advertised.
+    row_for(
         ContentType::ToolschemaAnnotations,
         Method::ToolschemaAnnotations,
         annotations::run,
+        &[],
     ),
     Entry {
         content_type: ContentType::Toon,
         method: Method::Toon,
         lossless: true,
         run: toon::run,
+        segments: ALL_SEGMENTS,
     },
-    row(ContentType::A11y, Method::A11y, a11y::run),
-    row(ContentType::Repetition, Method::Repetition, repetition::run),
+    row_for(
+        ContentType::A11y,
+        Method::A11y,
+        a11y::run,
+        &["artifact", "tool_result"],
+    ),
+    row_for(
+        ContentType::Repetition,
+        Method::Repetition,
+        repetition::run,
+        &["history", "tool_result"],
+    ),
 ];
 
 /// The compressor registered for `ct`, if any.

@@ -182,8 +182,8 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
         }
     }
     // Blank lines and separators between kept parts stay.
-    for i in 0..n {
-        if es[i] == Entry::Other && doc.lines[i].trim().is_empty() {
+    for (i, e) in es.iter().enumerate() {
+        if *e == Entry::Other && doc.lines[i].trim().is_empty() {
             keep.set(i, "blank line");
         }
     }
@@ -226,7 +226,9 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
         }
         for (g, c) in &listed {
             let g = if g.is_empty() { "." } else { g };
-            parts.push(format!("\u{2026} {c} more lines under {g} elided (caveman)"));
+            parts.push(format!(
+                "\u{2026} {c} more lines under {g} elided (caveman)"
+            ));
         }
         let mut extra = Vec::new();
         if context > 0 {

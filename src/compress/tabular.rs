@@ -414,7 +414,10 @@ pub(crate) fn lean_cut(g: &Grid<'_>, query: &str, budget: Option<usize>) -> Lean
         *k = true;
     }
     account(&mut trace, &keep, "head/tail");
-    let mut why: Vec<&'static str> = keep.iter().map(|&k| if k { "head/tail" } else { "" }).collect();
+    let mut why: Vec<&'static str> = keep
+        .iter()
+        .map(|&k| if k { "head/tail" } else { "" })
+        .collect();
     let docs: Vec<String> = (0..n).map(|i| (g.row)(i).join(" ")).collect();
     for (i, (k, d)) in keep.iter_mut().zip(&docs).enumerate() {
         if LEAN_FAILURE.is_match(d) {
@@ -459,7 +462,11 @@ pub(crate) fn lean_cut(g: &Grid<'_>, query: &str, budget: Option<usize>) -> Lean
         }
         keep[h] = true;
     }
-    account(&mut trace, &keep, "extreme or value the summary cannot state");
+    account(
+        &mut trace,
+        &keep,
+        "extreme or value the summary cannot state",
+    );
     if !query.is_empty() {
         let scores = relevance::scores_of(query, n, |i| docs[i].as_str().into());
         for i in relevance::candidates(&scores, &keep)
@@ -478,7 +485,10 @@ pub(crate) fn lean_cut(g: &Grid<'_>, query: &str, budget: Option<usize>) -> Lean
         }
     }
     account(&mut trace, &keep, "marker would not pay");
-    let dropped_bytes: usize = (0..n).filter(|&i| !keep[i]).map(|i| docs[i].len() + 1).sum();
+    let dropped_bytes: usize = (0..n)
+        .filter(|&i| !keep[i])
+        .map(|i| docs[i].len() + 1)
+        .sum();
     let mut summary = st.render("rows", false, (dropped_bytes / 4).max(600));
     if let Some(b) = budget {
         // Rows by priority within the budget; the summary shrinks first.
@@ -494,7 +504,12 @@ pub(crate) fn lean_cut(g: &Grid<'_>, query: &str, budget: Option<usize>) -> Lean
                 k.set(i, if why[i].is_empty() { "rest" } else { why[i] });
             }
         }
-        k.fit_text(Some(b), |i| docs[i].as_str(), &lean_marker(999, None), &overhead(&summary));
+        k.fit_text(
+            Some(b),
+            |i| docs[i].as_str(),
+            &lean_marker(999, None),
+            &overhead(&summary),
+        );
         keep = k.flags().to_vec();
     }
     trace.dropped = keep.iter().filter(|&&k| !k).count();
@@ -558,9 +573,13 @@ pub(crate) fn lean_aligned(
         None => Vec::new(),
     };
     let width = t.cells(plain[t.rows[0]]).len();
-    const LS: [&str; 9] = ["mode", "links", "owner", "group", "size", "month", "day", "time", "name"];
+    const LS: [&str; 9] = [
+        "mode", "links", "owner", "group", "size", "month", "day", "time", "name",
+    ];
     let names: Vec<&str> = if names.is_empty() {
-        (0..width).map(|c| LS.get(c).copied().unwrap_or("")).collect()
+        (0..width)
+            .map(|c| LS.get(c).copied().unwrap_or(""))
+            .collect()
     } else {
         names
     };
@@ -590,7 +609,9 @@ pub(crate) fn lean_aligned(
     }
     keep.fit_text(budget, |i| plain[i], &lean_marker(999, None), &cut.summary);
     let summary = cut.summary.clone();
-    let first_run = super::shared::dropped_runs(keep.flags()).first().map(|r| r.start);
+    let first_run = super::shared::dropped_runs(keep.flags())
+        .first()
+        .map(|r| r.start);
     let (pieces, _, mut trace) = keep.collapse(|run| {
         let s = (Some(run.start) == first_run).then_some(summary.as_str());
         Some((lean_marker(run.len(), s), 0))

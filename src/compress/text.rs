@@ -92,9 +92,10 @@ enum Block {
 
 static MD_HEADING: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s{0,3}#{1,6}\s+\S").expect("heading pattern"));
-static UNDERLINE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(={3,}|-{3,}|~{3,}|\^{3,}|`{3,}|'{3,}|#{3,}|\*{3,}|\+{3,})\s*$")
-        .expect("underline pattern"));
+static UNDERLINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(={3,}|-{3,}|~{3,}|\^{3,}|`{3,}|'{3,}|#{3,}|\*{3,}|\+{3,})\s*$")
+        .expect("underline pattern")
+});
 static LIST_ITEM: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*([-*+]|\d{1,3}[.)])\s+\S").expect("list item pattern"));
 static ERROR_WORD: LazyLock<Regex> = LazyLock::new(|| {
@@ -167,7 +168,10 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
             Block::Table
         } else if LIST_ITEM.is_match(body[0]) {
             Block::List
-        } else if body.iter().all(|l| l.starts_with("    ") || l.starts_with('\t')) {
+        } else if body
+            .iter()
+            .all(|l| l.starts_with("    ") || l.starts_with('\t'))
+        {
             Block::Code
         } else {
             Block::Paragraph
@@ -245,8 +249,8 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
             Block::Table => all(&mut keep, "table"),
             Block::List => {
                 let mut items = 0;
-                for k in s..e {
-                    if LIST_ITEM.is_match(lines[k]) {
+                for (k, line) in lines.iter().enumerate().take(e).skip(s) {
+                    if LIST_ITEM.is_match(line) {
                         items += 1;
                     }
                     if items <= LEAN_ITEMS {
@@ -310,8 +314,12 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
             return Some((format!("| {m} |"), 0));
         }
         let content = run.clone().filter(|&k| !lines[k].trim().is_empty()).count();
-        (fitted || content >= 2 || run.len() >= 3)
-            .then(|| (format!("\u{2026} {content} lines elided (caveman) \u{2026}"), 0))
+        (fitted || content >= 2 || run.len() >= 3).then(|| {
+            (
+                format!("\u{2026} {content} lines elided (caveman) \u{2026}"),
+                0,
+            )
+        })
     });
     if let Some(note) = unfit.note("lines") {
         pieces.marker(note);

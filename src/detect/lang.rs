@@ -91,72 +91,184 @@ const VOTES: &[(Language, i32, &str)] = &[
     (Language::Go, 3, r"^type \w+ (struct|interface) \{"),
     (Language::Go, 1, r"\w+ := "),
     (Language::Go, 2, r"^\s*if err != nil \{"),
-    (Language::Go, 3, r"^(var|const) \(\s*$|^(var|const) \w+ = &?\w+\{|^\t\w+\s+(\w+|\*\w+|\[\]\w+)\s+`"),
+    (
+        Language::Go,
+        3,
+        r"^(var|const) \(\s*$|^(var|const) \w+ = &?\w+\{|^\t\w+\s+(\w+|\*\w+|\[\]\w+)\s+`",
+    ),
     // Python
-    (Language::Python, 3, r"^\s*(async )?def \w+\(.*\)\s*(->\s*[^:]+)?:\s*(#.*)?$"),
+    (
+        Language::Python,
+        3,
+        r"^\s*(async )?def \w+\(.*\)\s*(->\s*[^:]+)?:\s*(#.*)?$",
+    ),
     (Language::Python, 3, r"^\s*(async )?def \w+\($"),
     (Language::Python, 2, r"^from [\w.]+ import [\w*(]"),
-    (Language::Python, 1, r"^import [\w.]+(, [\w.]+)*( as \w+)?\s*$"),
+    (
+        Language::Python,
+        1,
+        r"^import [\w.]+(, [\w.]+)*( as \w+)?\s*$",
+    ),
     (Language::Python, 3, r"^\s*class \w+(\([^)]*\))?:\s*$"),
     (Language::Python, 1, r"\bself\.\w+"),
-    (Language::Python, 2, r"^\s*(elif .*|else|try|finally|except( \w+.*)?):\s*$"),
+    (
+        Language::Python,
+        2,
+        r"^\s*(elif .*|else|try|finally|except( \w+.*)?):\s*$",
+    ),
     (Language::Python, 2, r#"^\s*(""""|''')"#),
     (Language::Python, 2, r"^if __name__ == .__main__.:"),
     // Rust
-    (Language::Rust, 3, r"^\s*(pub(\([\w:]+\))? )?(const |async |unsafe |extern .C. )*fn \w+"),
+    (
+        Language::Rust,
+        3,
+        r"^\s*(pub(\([\w:]+\))? )?(const |async |unsafe |extern .C. )*fn \w+",
+    ),
     (Language::Rust, 2, r"\blet (mut )?\w+(: [^=]+)? = "),
-    (Language::Rust, 3, r"^(pub )?use (crate|std|super|self|core|alloc)?(::)?\w+(::[\w{*]+)+"),
-    (Language::Rust, 3, r"^\s*impl(<[^>]*>)? [\w:<>, ]+( for [\w:<>, ]+)? \{"),
-    (Language::Rust, 3, r"^\s*#!?\[(derive|cfg|allow|inline|test|must_use|doc|deny|warn)"),
-    (Language::Rust, 2, r"^\s*(pub(\([\w:]+\))? )?(struct|enum|trait|mod) \w+"),
+    (
+        Language::Rust,
+        3,
+        r"^(pub )?use (crate|std|super|self|core|alloc)?(::)?\w+(::[\w{*]+)+",
+    ),
+    (
+        Language::Rust,
+        3,
+        r"^\s*impl(<[^>]*>)? [\w:<>, ]+( for [\w:<>, ]+)? \{",
+    ),
+    (
+        Language::Rust,
+        3,
+        r"^\s*#!?\[(derive|cfg|allow|inline|test|must_use|doc|deny|warn)",
+    ),
+    (
+        Language::Rust,
+        2,
+        r"^\s*(pub(\([\w:]+\))? )?(struct|enum|trait|mod) \w+",
+    ),
     (Language::Rust, 1, r"&mut \w+|\bOption<|\bResult<|\bVec<"),
     // JavaScript / TypeScript
-    (Language::JavaScript, 2, r"^\s*(export )?(async )?function\*? ?\w*\s*\("),
-    (Language::JavaScript, 2, r"\brequire\(['\x22][^'\x22]+['\x22]\)"),
-    (Language::JavaScript, 3, r"^\s*module\.exports\b|^exports\.\w+ ="),
+    (
+        Language::JavaScript,
+        2,
+        r"^\s*(export )?(async )?function\*? ?\w*\s*\(",
+    ),
+    (
+        Language::JavaScript,
+        2,
+        r"\brequire\(['\x22][^'\x22]+['\x22]\)",
+    ),
+    (
+        Language::JavaScript,
+        3,
+        r"^\s*module\.exports\b|^exports\.\w+ =",
+    ),
     (Language::JavaScript, 1, r"^\s*(const|let|var) \w+ = "),
     (Language::JavaScript, 1, r"=> \{?|\bconsole\.\w+\("),
-    (Language::JavaScript, 2, r"^import .* from ['\x22][^'\x22]+['\x22];?$"),
-    (Language::JavaScript, 2, r"^export (default |const |class |function |\{)"),
-    (Language::TypeScript, 4, r"^\s*(export )?(declare )?interface \w+"),
-    (Language::TypeScript, 4, r"^\s*(export )?(declare )?type \w+(<[^>]*>)? = "),
+    (
+        Language::JavaScript,
+        2,
+        r"^import .* from ['\x22][^'\x22]+['\x22];?$",
+    ),
+    (
+        Language::JavaScript,
+        2,
+        r"^export (default |const |class |function |\{)",
+    ),
+    (
+        Language::TypeScript,
+        4,
+        r"^\s*(export )?(declare )?interface \w+",
+    ),
+    (
+        Language::TypeScript,
+        4,
+        r"^\s*(export )?(declare )?type \w+(<[^>]*>)? = ",
+    ),
     (Language::TypeScript, 3, r"^import type "),
-    (Language::TypeScript, 2, r"\w\??: (string|number|boolean|any|unknown|void|never|Promise<|Array<|Record<)"),
-    (Language::TypeScript, 2, r"^\s*(public|private|protected|readonly) \w+\??: "),
+    (
+        Language::TypeScript,
+        2,
+        r"\w\??: (string|number|boolean|any|unknown|void|never|Promise<|Array<|Record<)",
+    ),
+    (
+        Language::TypeScript,
+        2,
+        r"^\s*(public|private|protected|readonly) \w+\??: ",
+    ),
     (Language::TypeScript, 1, r"\bas const\b|\bas \w+[;)]"),
-    (Language::Tsx, 3, r"^\s*<[A-Z]\w*[ />]|^\s*</\w+>|return \($"),
+    (
+        Language::Tsx,
+        3,
+        r"^\s*<[A-Z]\w*[ />]|^\s*</\w+>|return \($",
+    ),
     // Java
     (Language::Java, 6, r"^package [\w.]+;\s*$"),
     (Language::Java, 3, r"^import (static )?[\w.]+(\.\*)?;\s*$"),
-    (Language::Java, 3, r"^\s*(public |protected |private )?(abstract |final )*(class|interface|enum|record) \w+"),
+    (
+        Language::Java,
+        3,
+        r"^\s*(public |protected |private )?(abstract |final )*(class|interface|enum|record) \w+",
+    ),
     (Language::Java, 3, r"^\s*@Override\s*$"),
     (Language::Java, 2, r"\bSystem\.(out|err)\.print"),
-    (Language::Java, 2, r"^\s*(public|private|protected) (static )?(final )?[\w<>\[\], ]+ \w+\(.*\)( throws [\w., ]+)? \{"),
+    (
+        Language::Java,
+        2,
+        r"^\s*(public|private|protected) (static )?(final )?[\w<>\[\], ]+ \w+\(.*\)( throws [\w., ]+)? \{",
+    ),
     // C / C++
     (Language::C, 2, r"^#include [<\x22][\w/.]+[>\x22]"),
     (Language::C, 1, r"^#(define|ifdef|ifndef|endif|if|pragma)\b"),
-    (Language::C, 2, r"^(static )?(inline )?(const )?(unsigned |signed )?(int|void|char|long|short|double|float|size_t|bool|struct \w+|\w+_t) \**\w+\("),
+    (
+        Language::C,
+        2,
+        r"^(static )?(inline )?(const )?(unsigned |signed )?(int|void|char|long|short|double|float|size_t|bool|struct \w+|\w+_t) \**\w+\(",
+    ),
     (Language::C, 1, r"\b(printf|malloc|free|memcpy|sizeof)\("),
     (Language::Cpp, 3, r"\bstd::"),
-    (Language::Cpp, 3, r"^\s*namespace [\w:]+ \{|^\s*namespace \w+$"),
+    (
+        Language::Cpp,
+        3,
+        r"^\s*namespace [\w:]+ \{|^\s*namespace \w+$",
+    ),
     (Language::Cpp, 3, r"^\s*template\s*<"),
     (Language::Cpp, 3, r"^\s*(public|private|protected):\s*$"),
-    (Language::Cpp, 3, r"#include <(iostream|vector|string|memory|map|unordered_map|algorithm|utility|cstdint|cstddef|cstring|type_traits|functional|array)>"),
-    (Language::Cpp, 2, r"\bnullptr\b|\bconstexpr\b|\bnoexcept\b|\boverride\b|\bvirtual\b"),
+    (
+        Language::Cpp,
+        3,
+        r"#include <(iostream|vector|string|memory|map|unordered_map|algorithm|utility|cstdint|cstddef|cstring|type_traits|functional|array)>",
+    ),
+    (
+        Language::Cpp,
+        2,
+        r"\bnullptr\b|\bconstexpr\b|\bnoexcept\b|\boverride\b|\bvirtual\b",
+    ),
     (Language::Cpp, 1, r"\bauto \w+ = |::\w+\("),
     // C#
     (Language::CSharp, 6, r"^using System(\.[\w.]+)?;\s*$"),
     (Language::CSharp, 3, r"^using [\w.]+;\s*$"),
     (Language::CSharp, 2, r"^namespace [\w.]+;?\s*$"),
     (Language::CSharp, 4, r"\{ get; (private |init; |set; )?"),
-    (Language::CSharp, 2, r"^\s*(public|private|internal|protected) (static |async |override |virtual |sealed |partial |readonly )*(class|struct|interface|enum|record|void|Task|string|int|bool) "),
+    (
+        Language::CSharp,
+        2,
+        r"^\s*(public|private|internal|protected) (static |async |override |virtual |sealed |partial |readonly )*(class|struct|interface|enum|record|void|Task|string|int|bool) ",
+    ),
     (Language::CSharp, 2, r"^\s*\[\w+(\(.*\))?\]\s*$"),
     // Ruby
-    (Language::Ruby, 3, r"^\s*def (self\.)?\w+[?!=]?(\([^)]*\))?\s*$"),
+    (
+        Language::Ruby,
+        3,
+        r"^\s*def (self\.)?\w+[?!=]?(\([^)]*\))?\s*$",
+    ),
     (Language::Ruby, 2, r"^\s*end\s*$"),
     (Language::Ruby, 3, r"^require(_relative)? ['\x22]"),
     (Language::Ruby, 2, r"^\s*module [A-Z]\w*(::\w+)*\s*$"),
-    (Language::Ruby, 3, r"^\s*class [A-Z]\w*(::\w+)*( < [\w:]+)?\s*$"),
+    (
+        Language::Ruby,
+        3,
+        r"^\s*class [A-Z]\w*(::\w+)*( < [\w:]+)?\s*$",
+    ),
     (Language::Ruby, 3, r"^\s*attr_(reader|writer|accessor) :"),
     (Language::Ruby, 3, r"\bdo \|[\w, ]+\|\s*$"),
     // PHP
@@ -164,33 +276,97 @@ const VOTES: &[(Language, i32, &str)] = &[
     (Language::Php, 3, r"\$this->\w+"),
     (Language::Php, 3, r"^namespace [\w\\]+;\s*$"),
     (Language::Php, 3, r"^use [\w\\]+( as \w+)?;\s*$"),
-    (Language::Php, 2, r"^\s*(public |private |protected )?(static )?function \w+\(.*\$"),
+    (
+        Language::Php,
+        2,
+        r"^\s*(public |private |protected )?(static )?function \w+\(.*\$",
+    ),
     // Kotlin
-    (Language::Kotlin, 3, r"^\s*((private|public|internal|override|suspend|inline|open|abstract) )*fun (<[^>]*> )?[\w.]+\("),
-    (Language::Kotlin, 2, r"^\s*(private |public |internal )?(val|var) \w+(: [\w<>?, ]+)? = [^&]"),
+    (
+        Language::Kotlin,
+        3,
+        r"^\s*((private|public|internal|override|suspend|inline|open|abstract) )*fun (<[^>]*> )?[\w.]+\(",
+    ),
+    (
+        Language::Kotlin,
+        2,
+        r"^\s*(private |public |internal )?(val|var) \w+(: [\w<>?, ]+)? = [^&]",
+    ),
     (Language::Kotlin, 3, r"^package \w+(\.\w+)+\s*$"),
     (Language::Kotlin, 2, r"^import \w+(\.\w+)+(\.\*)?\s*$"),
-    (Language::Kotlin, 3, r"^\s*(data|sealed|enum|inline|value|open|abstract) class \w+"),
-    (Language::Kotlin, 3, r"^\s*companion object|^\s*object \w+ \{|\?\.let \{"),
+    (
+        Language::Kotlin,
+        3,
+        r"^\s*(data|sealed|enum|inline|value|open|abstract) class \w+",
+    ),
+    (
+        Language::Kotlin,
+        3,
+        r"^\s*companion object|^\s*object \w+ \{|\?\.let \{",
+    ),
     // Swift
-    (Language::Swift, 6, r"^import (Foundation|UIKit|SwiftUI|XCTest|Combine|AppKit|Dispatch)\s*$"),
-    (Language::Swift, 3, r"^\s*((public|private|internal|fileprivate|open|static|override|mutating|@\w+) )*func \w+(<[^>]*>)?\(.*\)\s*(throws )?(-> .+)?\{?\s*$"),
-    (Language::Swift, 3, r"^\s*guard (let|var) |^\s*if let \w+ = "),
-    (Language::Swift, 2, r"^\s*((public|private|internal|fileprivate|open|final) )*(struct|class|enum|protocol|extension) \w+(: [\w, .]+)? \{"),
-    (Language::Swift, 2, r"^\s*@(objc|IBOutlet|IBAction|State|Published|MainActor|available)\b"),
-    (Language::Swift, 1, r"^\s*(let|var) \w+: [\w\[\]?<>]+( = |\s*$)"),
+    (
+        Language::Swift,
+        6,
+        r"^import (Foundation|UIKit|SwiftUI|XCTest|Combine|AppKit|Dispatch)\s*$",
+    ),
+    (
+        Language::Swift,
+        3,
+        r"^\s*((public|private|internal|fileprivate|open|static|override|mutating|@\w+) )*func \w+(<[^>]*>)?\(.*\)\s*(throws )?(-> .+)?\{?\s*$",
+    ),
+    (
+        Language::Swift,
+        3,
+        r"^\s*guard (let|var) |^\s*if let \w+ = ",
+    ),
+    (
+        Language::Swift,
+        2,
+        r"^\s*((public|private|internal|fileprivate|open|final) )*(struct|class|enum|protocol|extension) \w+(: [\w, .]+)? \{",
+    ),
+    (
+        Language::Swift,
+        2,
+        r"^\s*@(objc|IBOutlet|IBAction|State|Published|MainActor|available)\b",
+    ),
+    (
+        Language::Swift,
+        1,
+        r"^\s*(let|var) \w+: [\w\[\]?<>]+( = |\s*$)",
+    ),
     // Scala
     (Language::Scala, 3, r"^\s*(case )?object \w+"),
-    (Language::Scala, 3, r"^\s*(final |sealed |abstract )*case class \w+"),
-    (Language::Scala, 3, r"^\s*((override|private|protected|final|implicit) )*def \w+(\[[^\]]*\])?(\(.*\))*(: [^=]+)? =\s*"),
+    (
+        Language::Scala,
+        3,
+        r"^\s*(final |sealed |abstract )*case class \w+",
+    ),
+    (
+        Language::Scala,
+        3,
+        r"^\s*((override|private|protected|final|implicit) )*def \w+(\[[^\]]*\])?(\(.*\))*(: [^=]+)? =\s*",
+    ),
     (Language::Scala, 2, r"^import [\w.]+\.(_|\{[^}]*\})\s*$"),
     (Language::Scala, 2, r"^\s*(sealed )?trait \w+"),
-    (Language::Scala, 3, r"\bextends \w+( with \w+)+|\bimplicit \w+"),
+    (
+        Language::Scala,
+        3,
+        r"\bextends \w+( with \w+)+|\bimplicit \w+",
+    ),
     // Shell
-    (Language::Shell, 3, r"^\s*(if|elif|while|until) .*; *then\s*$|^\s*(for|while) .*; *do\s*$"),
+    (
+        Language::Shell,
+        3,
+        r"^\s*(if|elif|while|until) .*; *then\s*$|^\s*(for|while) .*; *do\s*$",
+    ),
     (Language::Shell, 3, r"^\s*(fi|done|esac)\s*(;.*)?$"),
     (Language::Shell, 2, r"^\s*(function )?[\w-]+ ?\(\) ?\{?\s*$"),
-    (Language::Shell, 2, r"^\s*(export|local|readonly|declare) [A-Za-z_]\w*(=|\s*$)"),
+    (
+        Language::Shell,
+        2,
+        r"^\s*(export|local|readonly|declare) [A-Za-z_]\w*(=|\s*$)",
+    ),
     (Language::Shell, 1, r"\$\{?[A-Za-z_]\w*\}?|\$\(|\becho "),
 ];
 
@@ -277,7 +453,7 @@ pub fn ranked(text: &str) -> Vec<Language> {
         .filter(|&l| l != first && s[l as usize] > 0)
         .map(|l| (s[l as usize], l))
         .collect();
-    rest.sort_by(|a, b| b.0.cmp(&a.0));
+    rest.sort_by_key(|r| std::cmp::Reverse(r.0));
     let mut out = vec![first];
     // Family members the votes do not separate well.
     let family: &[Language] = match first {

@@ -89,8 +89,16 @@ pub(super) fn detect(body: &[u8], keep: bool) -> Detected<'_> {
     }
     if let Some(t) = valid.and_then(crate::table::parse_text) {
         if t.rows.len() >= 8 && !prose_around_table(&sample) {
-            let parsed = if keep { Parsed::Table(t) } else { Parsed::Nothing };
-            return found(ContentType::Tabular, parsed, "8+ rows of one CSV, TSV or Markdown table");
+            let parsed = if keep {
+                Parsed::Table(t)
+            } else {
+                Parsed::Nothing
+            };
+            return found(
+                ContentType::Tabular,
+                parsed,
+                "8+ rows of one CSV, TSV or Markdown table",
+            );
         }
     }
     if looks_search(&sample) {
@@ -126,7 +134,7 @@ pub(super) fn detect(body: &[u8], keep: bool) -> Detected<'_> {
     if let Some(rule) = prose(&sample) {
         return found(ContentType::Text, Parsed::Nothing, rule);
     }
-    if let Some(l) = lang::identify(&sample.text) {
+    if let Some(l) = lang::identify(sample.text) {
         return found(ContentType::Code, Parsed::Code(l), code_rule(l));
     }
     found(ContentType::Text, Parsed::Nothing, "no other rule matched")
@@ -340,7 +348,15 @@ pub(crate) fn search_line(l: &str) -> SearchLine {
     // `git grep REV` prefixes `REV:`.
     let start = l
         .find(':')
-        .filter(|&c| c <= 41 && l[..c].bytes().all(|c| c.is_ascii_alphanumeric() || c == b'^' || c == b'~') && l[c + 1..].find(':').is_some_and(|d| looks_path(&l[c + 1..c + 1 + d])))
+        .filter(|&c| {
+            c <= 41
+                && l[..c]
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'^' || c == b'~')
+                && l[c + 1..]
+                    .find(':')
+                    .is_some_and(|d| looks_path(&l[c + 1..c + 1 + d]))
+        })
         .map_or(0, |c| c + 1);
     let rest = &l[start..];
     // path:N: (the path may hold no ':'; it stops at the first ':').
@@ -426,7 +442,7 @@ static ENV_LINE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A config file: YAML (one or more documents) that decodes and is mostly
 /// keys; TOML/INI (sections and assignments, continuation lines); .env.
-fn config<'a>(v: &'a str, s: &Sample<'_>) -> Option<(ConfigKind, &'static str)> {
+fn config(v: &str, s: &Sample<'_>) -> Option<(ConfigKind, &'static str)> {
     if s.non_blank < 3 {
         return None;
     }
@@ -560,12 +576,8 @@ fn yaml_like(v: &str, s: &Sample<'_>) -> Option<&'static str> {
     if templated {
         return Some("YAML with template expressions (Helm/Jinja): mostly key: value lines");
     }
-    let decodes = if docs > 0 {
-        crate::go::yaml::decodes(v)
-    } else {
-        crate::go::yaml::decodes(v)
-    };
-    if !decodes {
+    // yaml.v3's decoder reads a stream: one check for one or many documents.
+    if !crate::go::yaml::decodes(v) {
         return None;
     }
     Some(if docs > 0 {
@@ -579,22 +591,46 @@ fn yaml_like(v: &str, s: &Sample<'_>) -> Option<&'static str> {
 /// managers print, by tool.
 const TOOL_PATTERNS: &[(&str, &str)] = &[
     // pytest
-    ("pytest", r"^=+ (test session starts|FAILURES|ERRORS|short test summary info|warnings summary|PASSES)\b.*=+$"),
-    ("pytest", r"^=+ .*\b(passed|failed|error|errors|skipped|xfailed|xpassed|deselected)\b.* in [\d.]+s.*=+$"),
-    ("pytest", r"^\S+\.py::\S+ (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b"),
-    ("pytest", r"^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) \S+\.py::"),
-    ("pytest", r"^(platform \w+ -- Python|rootdir: |collected \d+ items?|collecting \.\.\.)"),
+    (
+        "pytest",
+        r"^=+ (test session starts|FAILURES|ERRORS|short test summary info|warnings summary|PASSES)\b.*=+$",
+    ),
+    (
+        "pytest",
+        r"^=+ .*\b(passed|failed|error|errors|skipped|xfailed|xpassed|deselected)\b.* in [\d.]+s.*=+$",
+    ),
+    (
+        "pytest",
+        r"^\S+\.py::\S+ (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b",
+    ),
+    (
+        "pytest",
+        r"^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) \S+\.py::",
+    ),
+    (
+        "pytest",
+        r"^(platform \w+ -- Python|rootdir: |collected \d+ items?|collecting \.\.\.)",
+    ),
     ("pytest", r"^_{3,} .+ _{3,}$"),
     ("pytest", r"^\S+\.py [.FEsxX]+\s+\[\s*\d+%\]$"),
     // go test
     ("go test", r"^=== (RUN|PAUSE|CONT|NAME)\s+\S+"),
     ("go test", r"^\s*--- (PASS|FAIL|SKIP): \S+ \("),
-    ("go test", r"^(ok|FAIL|\?)\s+\S+\s+(\(cached\)|[\d.]+s|\[no test files\])"),
-    ("go test", r"^\s*(PASS|FAIL|SKIP|EMPTY) (Package )?\S+( \(.*\))?$"),
+    (
+        "go test",
+        r"^(ok|FAIL|\?)\s+\S+\s+(\(cached\)|[\d.]+s|\[no test files\])",
+    ),
+    (
+        "go test",
+        r"^\s*(PASS|FAIL|SKIP|EMPTY) (Package )?\S+( \(.*\))?$",
+    ),
     ("go test", r"^(DONE|PASS|FAIL) \d+ tests?"),
     ("go test", r"^::(group|endgroup|error|warning)::"),
     // cargo / rustc
-    ("cargo", r"^\s+(Compiling|Checking|Finished|Running|Downloaded|Downloading|Updating|Locking|Adding|Fresh|Documenting|Doc-tests|Installing|Installed|Packaging|Verifying|Uploading|Blocking|Removing) \S"),
+    (
+        "cargo",
+        r"^\s+(Compiling|Checking|Finished|Running|Downloaded|Downloading|Updating|Locking|Adding|Fresh|Documenting|Doc-tests|Installing|Installed|Packaging|Verifying|Uploading|Blocking|Removing) \S",
+    ),
     ("cargo", r"^(error|warning)(\[E\d{4}\])?: "),
     ("cargo", r"^\s*--> [^\s:]+:\d+:\d+$"),
     ("cargo", r"^test \S+ \.\.\. (ok|FAILED|ignored|bench)"),
@@ -611,8 +647,14 @@ const TOOL_PATTERNS: &[(&str, &str)] = &[
     ("gradle", r"^> Task :\S+"),
     // make / compilers
     ("make", r"^make(\[\d+\])?: "),
-    ("make", r"^\S+\.(c|cc|cpp|h|hpp|go|rs|java|ts|py|m|swift):\d+:\d+: (error|warning|note): "),
-    ("make", r"^\s*(gcc|g\+\+|cc|c\+\+|clang|clang\+\+|ld|ar|javac|tsc) \S"),
+    (
+        "make",
+        r"^\S+\.(c|cc|cpp|h|hpp|go|rs|java|ts|py|m|swift):\d+:\d+: (error|warning|note): ",
+    ),
+    (
+        "make",
+        r"^\s*(gcc|g\+\+|cc|c\+\+|clang|clang\+\+|ld|ar|javac|tsc) \S",
+    ),
     ("make", r"^\s*(CC|CXX|LD|AR|CCLD|GEN)\s+\S"),
     // npm / yarn / pnpm
     ("npm", r"^npm (ERR!|WARN|notice|warn|error|http)"),
@@ -620,24 +662,40 @@ const TOOL_PATTERNS: &[(&str, &str)] = &[
     ("npm", r"^(up to date|found \d+ vulnerabilit)"),
     ("yarn", r"^\[\d+/\d+\] |^yarn (install|run|add) v"),
     // pip
-    ("pip", r"^\s*(Collecting|Downloading|Requirement already satisfied|Installing collected packages|Successfully installed|Successfully built|Building wheels? for|Using cached|Obtaining|Preparing metadata|Attempting uninstall|Found existing installation|Uninstalling|Created wheel for|Stored in directory|Processing) "),
+    (
+        "pip",
+        r"^\s*(Collecting|Downloading|Requirement already satisfied|Installing collected packages|Successfully installed|Successfully built|Building wheels? for|Using cached|Obtaining|Preparing metadata|Attempting uninstall|Found existing installation|Uninstalling|Created wheel for|Stored in directory|Processing) ",
+    ),
     // docker build
     ("docker build", r"^Step \d+/\d+ : "),
-    ("docker build", r"^#\d+ (\[internal\]|\[[\w-]* ?\d+/\d+\]|DONE [\d.]+s|CACHED|ERROR|sha256:|extracting|resolve|transferring)"),
+    (
+        "docker build",
+        r"^#\d+ (\[internal\]|\[[\w-]* ?\d+/\d+\]|DONE [\d.]+s|CACHED|ERROR|sha256:|extracting|resolve|transferring)",
+    ),
     ("docker build", r"^ ---> "),
-    ("docker build", r"^(Successfully (built|tagged)|Sending build context)"),
+    (
+        "docker build",
+        r"^(Successfully (built|tagged)|Sending build context)",
+    ),
     // apt / dpkg
     ("apt", r"^(Get|Hit|Ign|Err):\d+ "),
-    ("apt", r"^(Reading package lists|Building dependency tree|Reading state information|Setting up |Unpacking |Selecting previously unselected|Preparing to unpack|Processing triggers for)"),
+    (
+        "apt",
+        r"^(Reading package lists|Building dependency tree|Reading state information|Setting up |Unpacking |Selecting previously unselected|Preparing to unpack|Processing triggers for)",
+    ),
     // jtreg / generic test reports
-    ("test report", r"^(Passed|Failed|FAILED|Error): \S+\.(java|sh|py|js|ts)"),
+    (
+        "test report",
+        r"^(Passed|Failed|FAILED|Error): \S+\.(java|sh|py|js|ts)",
+    ),
     ("test report", r"^(Test results|Tests run): "),
     // a shell prompt line
     ("shell session", r"^\$ \S"),
 ];
 
 static TOOL_SET: LazyLock<RegexSet> = LazyLock::new(|| {
-    RegexSet::new(TOOL_PATTERNS.iter().map(|p| format!("(?-u){}", p.1))).expect("tool output patterns")
+    RegexSet::new(TOOL_PATTERNS.iter().map(|p| format!("(?-u){}", p.1)))
+        .expect("tool output patterns")
 });
 
 /// The rule for output of a tool (test runner, compiler, build tool,
@@ -716,7 +774,7 @@ fn looks_log(s: &Sample<'_>) -> bool {
     // Continuation lines (stack traces) sit between stamped records.
     stamped * 2 >= s.non_blank
         || (stamped >= 3 && stamped * 4 >= s.non_blank && starts_stamped(s))
-        || record_stream(s)
+        || (record_stream(s) && lang::identify(s.text).is_none())
 }
 
 /// Many lines of few shapes (strace, numbered event records, access
@@ -820,7 +878,7 @@ fn code_line(t: &str) -> bool {
         || STARTS.iter().any(|p| t.starts_with(p))
         || t.starts_with('}')
         || t.starts_with(')')
-        || (t.ends_with(':') && !t.contains(' ') )
+        || (t.ends_with(':') && !t.contains(' '))
 }
 
 /// C preprocessor lines written `# define`, which are not headings.
@@ -828,11 +886,26 @@ fn preprocessor(t: &str) -> bool {
     let Some(rest) = t.strip_prefix('#') else {
         return false;
     };
-    let word = rest.trim_start().split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
+    let word = rest
+        .trim_start()
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or("");
     matches!(
         word,
-        "define" | "include" | "if" | "ifdef" | "ifndef" | "endif" | "else" | "elif" | "undef"
-            | "error" | "pragma" | "line" | "warning"
+        "define"
+            | "include"
+            | "if"
+            | "ifdef"
+            | "ifndef"
+            | "endif"
+            | "else"
+            | "elif"
+            | "undef"
+            | "error"
+            | "pragma"
+            | "line"
+            | "warning"
     )
 }
 

@@ -15,12 +15,12 @@ use crate::profile::Profile;
 pub(crate) mod lang;
 pub(crate) mod lean;
 
-pub use lang::Language;
 use crate::go::json as gojson;
 use crate::go::regexp::{ascii_words, is_ascii_word as is_word};
 use crate::go::unicode::{contains_lower, fold, is_blank, starts_with_lower, trim_space};
 use crate::go::utf8::go_lossy;
 use crate::{table, unwrap};
+pub use lang::Language;
 
 /// Every type `detect` can print, in the order of the cascade.
 pub const TYPES: [ContentType; 10] = [

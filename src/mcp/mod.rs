@@ -98,7 +98,11 @@ fn take_profile(args: &[String]) -> Result<(Profile, Vec<String>), String> {
         let a = &args[i];
         let name = if a == "--profile" {
             i += 1;
-            Some(args.get(i).ok_or("--profile: missing profile name")?.as_str())
+            Some(
+                args.get(i)
+                    .ok_or("--profile: missing profile name")?
+                    .as_str(),
+            )
         } else {
             a.strip_prefix("--profile=")
         };

@@ -50,7 +50,11 @@ impl Aligned {
                 cols.iter()
                     .enumerate()
                     .map(|(k, &(a, b))| {
-                        let end = if k + 1 == cols.len() { line.len() } else { byte(b) };
+                        let end = if k + 1 == cols.len() {
+                            line.len()
+                        } else {
+                            byte(b)
+                        };
                         line.get(byte(a)..end).unwrap_or("").trim()
                     })
                     .collect()
@@ -71,9 +75,43 @@ fn is_border(l: &str) -> bool {
         && t.chars().all(|c| {
             matches!(
                 c,
-                '─' | '━' | '═' | '┼' | '┬' | '┴' | '├' | '┤' | '┌' | '┐' | '└' | '┘' | '╭' | '╮'
-                    | '╰' | '╯' | '╪' | '╞' | '╡' | '╤' | '╧' | '╔' | '╗' | '╚' | '╝' | '╠'
-                    | '╣' | '╦' | '╩' | '╬' | '+' | '-' | '=' | '|' | '│' | '┃' | ':' | ' '
+                '─' | '━'
+                    | '═'
+                    | '┼'
+                    | '┬'
+                    | '┴'
+                    | '├'
+                    | '┤'
+                    | '┌'
+                    | '┐'
+                    | '└'
+                    | '┘'
+                    | '╭'
+                    | '╮'
+                    | '╰'
+                    | '╯'
+                    | '╪'
+                    | '╞'
+                    | '╡'
+                    | '╤'
+                    | '╧'
+                    | '╔'
+                    | '╗'
+                    | '╚'
+                    | '╝'
+                    | '╠'
+                    | '╣'
+                    | '╦'
+                    | '╩'
+                    | '╬'
+                    | '+'
+                    | '-'
+                    | '='
+                    | '|'
+                    | '│'
+                    | '┃'
+                    | ':'
+                    | ' '
             )
         })
 }
@@ -81,11 +119,7 @@ fn is_border(l: &str) -> bool {
 /// `ls -l`'s mode column.
 fn is_mode(cell: &str) -> bool {
     let b = cell.as_bytes();
-    b.len() >= 10
-        && b"-dlcbps".contains(&b[0])
-        && b[1..10]
-            .iter()
-            .all(|c| b"rwxsStT-".contains(c))
+    b.len() >= 10 && b"-dlcbps".contains(&b[0]) && b[1..10].iter().all(|c| b"rwxsStT-".contains(c))
 }
 
 fn header_like(cells: &[&str], min_columns: usize) -> bool {

@@ -53,9 +53,33 @@ fn help_and_unknown_subcommands() {
         r.stderr_str(),
         "usage: caveman-engine pixel render|simulate\n"
     );
-    for args in [&["pixel", "render"][..], &["registry"], &["evals", "run"]] {
-        let r = tc.expect(args, b"", 1);
-        assert!(r.stderr_str().contains("is not part of this build"));
+    let r = tc.expect(&["pixel", "render"], b"", 1);
+    assert!(r.stderr_str().contains("is not part of this build"));
+    // registry ignores its arguments and prints the manifest line.
+    let r = tc.expect(&["registry", "extra"], b"", 0);
+    assert!(r.stdout.starts_with(b"{\"schema_version\":1,"));
+    assert!(r.stderr.is_empty());
+    let r = tc.expect(&["evals", "walk"], b"", 1);
+    assert_eq!(
+        r.stderr_str(),
+        "usage: caveman-engine evals run [--fixtures DIR]\n"
+    );
+}
+
+#[test]
+fn evals_run_the_built_in_set_and_a_users_directory() {
+    let tc = TestCommand::new();
+    let r = tc.run(&["evals", "run"], b"");
+    let text = String::from_utf8_lossy(&r.stdout).into_owned();
+    let report: serde_json::Value =
+        serde_json::from_str(&text[..text.find("\n}\n").unwrap() + 2]).unwrap();
+    assert!(report["fixtures"].as_array().unwrap().len() >= 17);
+    assert_eq!(r.code, if report["passed"] == true { 0 } else { 1 });
+    // The example directory of the README passes, in both profiles.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/evals");
+    for profile in ["compat", "lean"] {
+        let r = tc.expect(&["evals", "run", "--fixtures", dir, "--profile", profile], b"", 0);
+        assert!(r.stderr.is_empty());
     }
 }
 

@@ -90,8 +90,9 @@ pub(crate) fn skeleton(
     // The query keeps the bodies of the functions it matches.
     let mut keep = vec![false; c.funcs.len()];
     if !query.is_empty() && !c.funcs.is_empty() {
-        let scores =
-            relevance::scores_of(query, c.funcs.len(), |i| text[c.funcs[i].whole.clone()].into());
+        let scores = relevance::scores_of(query, c.funcs.len(), |i| {
+            text[c.funcs[i].whole.clone()].into()
+        });
         for i in relevance::candidates(&scores, &keep)
             .into_iter()
             .take(QUERY_FILL)
@@ -108,7 +109,12 @@ pub(crate) fn skeleton(
         .map(|(f, _)| f.edit)
         .collect();
     let comments = doc_comments(text, &starts, &c.comments, g.comment);
-    let full = apply(text, lang, &g, bodies.iter().chain(&c.literals).chain(&comments));
+    let full = apply(
+        text,
+        lang,
+        &g,
+        bodies.iter().chain(&c.literals).chain(&comments),
+    );
     clock.mark("edits");
     let (out, used) = match &full {
         Some((out, n)) if parses(out, &g, errors) => (out.clone(), *n),
@@ -263,7 +269,9 @@ impl Collector<'_> {
                 };
                 Edit {
                     range: b.byte_range(),
-                    text: format!("{{\n{inner}{filler}{c} \u{2026} {interior} lines elided\n{close}}}"),
+                    text: format!(
+                        "{{\n{inner}{filler}{c} \u{2026} {interior} lines elided\n{close}}}"
+                    ),
                     lines: interior,
                     kind: EditKind::Body,
                 }
@@ -485,12 +493,16 @@ fn apply<'e>(
     }
     out.push_str(&text[at..]);
     let c = g.comment;
-    let mut note = format!("{c} caveman: {lang} skeleton: {bodies} function bodies ({body_lines} lines) elided");
+    let mut note = format!(
+        "{c} caveman: {lang} skeleton: {bodies} function bodies ({body_lines} lines) elided"
+    );
     if literals > 0 {
         note.push_str(&format!(", {literals} long literals elided"));
     }
     if comments > 0 {
-        note.push_str(&format!(", {comments} doc comments cut to their first sentence"));
+        note.push_str(&format!(
+            ", {comments} doc comments cut to their first sentence"
+        ));
     }
     note.push('\n');
     // After a `#!` or `<?php` line.

@@ -65,14 +65,62 @@ pub(crate) struct Level {
 
 impl Level {
     pub(crate) const ALL: [Level; 8] = [
-        Level { head: HEAD, tail: TAIL, holders: true, room: None, errors: usize::MAX },
-        Level { head: HEAD, tail: TAIL, holders: false, room: None, errors: usize::MAX },
-        Level { head: 1, tail: 1, holders: false, room: Some(1200), errors: usize::MAX },
-        Level { head: 1, tail: 1, holders: false, room: Some(600), errors: usize::MAX },
-        Level { head: 1, tail: 0, holders: false, room: Some(200), errors: usize::MAX },
-        Level { head: 0, tail: 0, holders: false, room: Some(80), errors: 16 },
-        Level { head: 0, tail: 0, holders: false, room: Some(0), errors: 3 },
-        Level { head: 0, tail: 0, holders: false, room: Some(0), errors: 0 },
+        Level {
+            head: HEAD,
+            tail: TAIL,
+            holders: true,
+            room: None,
+            errors: usize::MAX,
+        },
+        Level {
+            head: HEAD,
+            tail: TAIL,
+            holders: false,
+            room: None,
+            errors: usize::MAX,
+        },
+        Level {
+            head: 1,
+            tail: 1,
+            holders: false,
+            room: Some(1200),
+            errors: usize::MAX,
+        },
+        Level {
+            head: 1,
+            tail: 1,
+            holders: false,
+            room: Some(600),
+            errors: usize::MAX,
+        },
+        Level {
+            head: 1,
+            tail: 0,
+            holders: false,
+            room: Some(200),
+            errors: usize::MAX,
+        },
+        Level {
+            head: 0,
+            tail: 0,
+            holders: false,
+            room: Some(80),
+            errors: 16,
+        },
+        Level {
+            head: 0,
+            tail: 0,
+            holders: false,
+            room: Some(0),
+            errors: 3,
+        },
+        Level {
+            head: 0,
+            tail: 0,
+            holders: false,
+            room: Some(0),
+            errors: 0,
+        },
     ];
 }
 
@@ -471,7 +519,11 @@ impl Writer<'_> {
                 keep[h] = true;
             }
         }
-        account(&mut self.trace, &keep, "extreme or value the summary cannot state");
+        account(
+            &mut self.trace,
+            &keep,
+            "extreme or value the summary cannot state",
+        );
         if self.level.holders && shapes.len() > 1 && shapes.len() <= MAX_SHAPES {
             for s in &shapes {
                 keep[s.2] = true;
@@ -508,12 +560,20 @@ impl Writer<'_> {
         let summary = if dropped > 0 && room > 0 {
             let mut s = st.render(what, false, room);
             if unshown_errors > 0 {
-                s.push_str(&format!("; {unshown_errors} error {what} among those elided"));
+                s.push_str(&format!(
+                    "; {unshown_errors} error {what} among those elided"
+                ));
             }
             if !keys_seen.is_empty() && s.len() < room {
                 let list: Vec<String> = keys_seen
                     .iter()
-                    .map(|&(k, c)| if c == n { k.to_string() } else { format!("{k}×{c}") })
+                    .map(|&(k, c)| {
+                        if c == n {
+                            k.to_string()
+                        } else {
+                            format!("{k}×{c}")
+                        }
+                    })
                     .collect();
                 s.push_str(&format!("; fields: {}", list.join(", ")));
             }
@@ -615,7 +675,8 @@ impl Writer<'_> {
             }
         }
         self.cut = true;
-        self.trace.add("head/tail, error word or query", n - dropped.len());
+        self.trace
+            .add("head/tail, error word or query", n - dropped.len());
         self.trace.dropped += dropped.len();
         self.out.extend_from_slice(b"{\n");
         let mut wrote = 0;

@@ -179,7 +179,9 @@ fn run_lean(input: &Input<'_>) -> Result<Compressed, Decline> {
     if root.is_none() && text.is_none() {
         return Err(Decline("not valid UTF-8"));
     }
-    let toon_room = input.budget.map_or(TOON_MAX, |b| TOON_MAX.min(b.saturating_mul(8)));
+    let toon_room = input
+        .budget
+        .map_or(TOON_MAX, |b| TOON_MAX.min(b.saturating_mul(8)));
     let toon = (root.is_some() && input.body.len() <= toon_room)
         .then(|| crate::toon::encode(input.body).ok())
         .flatten();

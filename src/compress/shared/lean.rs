@@ -113,7 +113,11 @@ fn unquote(s: &str) -> String {
         if c == '"' {
             let mut j = i + 1;
             while j < b.len() && b[j] != '"' && b[j] != '\n' {
-                j += if b[j] == '\\' && j + 1 < b.len() { 2 } else { 1 };
+                j += if b[j] == '\\' && j + 1 < b.len() {
+                    2
+                } else {
+                    1
+                };
             }
             if j < b.len() && b[j] == '"' {
                 let key = b[j + 1..]
@@ -286,8 +290,15 @@ pub(crate) fn cut(
         keep.set(i, "head/tail");
     }
     // The first and last timestamps.
-    let first_ts = non_blank.iter().find(|&&i| TIMESTAMP.is_match(doc.lines[i])).copied();
-    let last_ts = non_blank.iter().rev().find(|&&i| TIMESTAMP.is_match(doc.lines[i])).copied();
+    let first_ts = non_blank
+        .iter()
+        .find(|&&i| TIMESTAMP.is_match(doc.lines[i]))
+        .copied();
+    let last_ts = non_blank
+        .iter()
+        .rev()
+        .find(|&&i| TIMESTAMP.is_match(doc.lines[i]))
+        .copied();
     for i in first_ts.into_iter().chain(last_ts) {
         keep.set(i, "first/last timestamp");
     }
@@ -339,9 +350,9 @@ pub(crate) fn cut(
     by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
     let total = non_blank.len();
     let mut shown: FxHashSet<&str> = FxHashSet::default();
-    for i in 0..n {
+    for (i, t) in templates.iter().enumerate() {
         if keep.get(i) {
-            shown.insert(templates[i].as_str());
+            shown.insert(t.as_str());
         }
     }
     for &(t, c, first) in by_count.iter().take(MAX_EXEMPLARS) {
@@ -377,8 +388,12 @@ pub(crate) fn cut(
     );
     let fitted = budget.is_some();
     let (mut pieces, _, trace) = keep.collapse(|run| {
-        (fitted || run.len() >= 2)
-            .then(|| (format!("\u{2026} {} {unit} elided (caveman) \u{2026}", run.len()), 0))
+        (fitted || run.len() >= 2).then(|| {
+            (
+                format!("\u{2026} {} {unit} elided (caveman) \u{2026}", run.len()),
+                0,
+            )
+        })
     });
     if let Some(note) = unfit.note(unit) {
         pieces.marker(note);
@@ -397,7 +412,10 @@ fn closing(
     unit: &str,
     listed: usize,
 ) -> String {
-    let mut s = format!("\u{2026} caveman: {n} {unit} in all{span}, {} kinds", by_count.len());
+    let mut s = format!(
+        "\u{2026} caveman: {n} {unit} in all{span}, {} kinds",
+        by_count.len()
+    );
     if listed > 0 {
         s.push_str("; most frequent:");
     }
@@ -424,14 +442,19 @@ mod tests {
     #[test]
     fn templates_mask_variables() {
         assert_eq!(
-            template("2024-01-02 03:04:05 INFO Received block blk_123 of size 67108864 from /10.0.0.1"),
+            template(
+                "2024-01-02 03:04:05 INFO Received block blk_123 of size 67108864 from /10.0.0.1"
+            ),
             "INFO Received block <*> of size <*> from /<*>"
         );
         assert_eq!(
             template("user \"bob\" logged in from 10.0.0.1:22"),
             "user \"<*>\" logged in from <*>:<*>"
         );
-        assert_eq!(template("[  5.123] eth0: link up"), template("[ 17.001] eth0: link up"));
+        assert_eq!(
+            template("[  5.123] eth0: link up"),
+            template("[ 17.001] eth0: link up")
+        );
         assert_eq!(template("ids 1, 2, 3 and deadbeef00"), "ids <*> and <*>");
         assert_eq!(template("{\"k\": \"v\"}"), "{\"k\": \"<*>\"}");
     }
@@ -440,9 +463,15 @@ mod tests {
     fn errors_kept_counts_add_up() {
         let mut text = String::new();
         for i in 0..300 {
-            text.push_str(&format!("2024-01-01 00:00:{:02} INFO served request {i}\n", i % 60));
+            text.push_str(&format!(
+                "2024-01-01 00:00:{:02} INFO served request {i}\n",
+                i % 60
+            ));
             if i % 50 == 7 {
-                text.push_str(&format!("2024-01-01 00:00:{:02} ERROR db timeout on shard {i}\n", i % 60));
+                text.push_str(&format!(
+                    "2024-01-01 00:00:{:02} ERROR db timeout on shard {i}\n",
+                    i % 60
+                ));
             }
         }
         let doc = Lines::split(&text);

@@ -157,19 +157,30 @@ pub(crate) fn priority(reason: &str) -> u8 {
         1
     } else if r.contains("context") {
         6
-    } else if r.contains("stack frame") || r.contains("timestamp") || r.contains("extreme")
-        || r.contains("anomaly") || r.contains("minimum")
+    } else if r.contains("stack frame")
+        || r.contains("timestamp")
+        || r.contains("extreme")
+        || r.contains("anomaly")
+        || r.contains("minimum")
     {
         2
-    } else if r.contains("error") || r.contains("failure") || r.contains("signal")
+    } else if r.contains("error")
+        || r.contains("failure")
+        || r.contains("signal")
         || r.contains("diagnostic")
     {
         0
     } else if r.contains("kind") {
         3
-    } else if r.contains("head") || r.contains("tail") || r.contains("heading")
-        || r.contains("section") || r.contains("key") || r.contains("document")
-        || r.contains("first") || r.contains("parent") || r.contains("top-level")
+    } else if r.contains("head")
+        || r.contains("tail")
+        || r.contains("heading")
+        || r.contains("section")
+        || r.contains("key")
+        || r.contains("document")
+        || r.contains("first")
+        || r.contains("parent")
+        || r.contains("top-level")
     {
         4
     } else {

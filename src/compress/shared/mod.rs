@@ -3,12 +3,12 @@
 
 pub mod invariants;
 pub mod kinds;
+pub mod lean;
 pub mod lines;
 pub mod relevance;
 pub mod robust;
 pub mod secrets;
 pub mod stats;
-pub mod lean;
 
 /// Maximal runs of dropped units (`keep[i]` false), in order: each becomes
 /// one marker, or stays as it is when a marker would not pay.

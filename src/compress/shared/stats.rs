@@ -283,8 +283,7 @@ impl<'a> Stats<'a> {
                 } else {
                     let mut vs: Vec<&(&str, usize, usize)> = f.values.iter().collect();
                     vs.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
-                    let list: Vec<String> =
-                        vs.iter().map(|(v, c, _)| format!("{v}×{c}")).collect();
+                    let list: Vec<String> = vs.iter().map(|(v, c, _)| format!("{v}×{c}")).collect();
                     let mut s = format!("{name}: {}", list.join(" "));
                     if f.nulls > 0 {
                         s.push_str(&format!(" null×{}", f.nulls));
@@ -316,8 +315,11 @@ impl<'a> Stats<'a> {
         sections.extend(enums);
         sections.extend(many);
         if keys && !self.fields.is_empty() {
-            let mut fs: Vec<&Field<'_>> =
-                self.fields.iter().filter(|f| !f.name.contains('.')).collect();
+            let mut fs: Vec<&Field<'_>> = self
+                .fields
+                .iter()
+                .filter(|f| !f.name.contains('.'))
+                .collect();
             fs.sort_by_key(|f| f.order);
             let list: Vec<String> = fs
                 .iter()
