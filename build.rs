@@ -71,17 +71,4 @@ fn main() {
     for t in &table {
         f.write_all(&t.to_le_bytes()).unwrap();
     }
-    // The linear-time encoder for pathologically long pieces, serialised so
-    // that loading it costs tens of milliseconds instead of seconds.
-    let tokens = (0..VOCAB_SIZE as usize)
-        .map(|r| blob[offsets[r] as usize..offsets[r + 1] as usize].to_vec());
-    let bpe =
-        bpe::byte_pair_encoding::BytePairEncoding::from_dictionary(tokens, Some(BPE_HASH_FACTOR));
-    let f = std::io::BufWriter::new(std::fs::File::create(out.join("o200k_bpe.msgpack")).unwrap());
-    let mut ser = rmp_serde::Serializer::new(f);
-    serde::Serialize::serialize(&bpe, &mut ser).expect("serialise the bpe encoder");
 }
-
-/// Hash factor that makes the `bpe` crate's token hashes collision-free for
-/// o200k_base (found with `bpe::byte_pair_encoding::find_hash_factor_for_dictionary`).
-const BPE_HASH_FACTOR: u64 = 17_846_336_922_010_275_747;

@@ -1,27 +1,25 @@
-//! `caveman-mcp`: the MCP stdio server (spec/mcp.md), the same as
-//! `caveman-engine mcp`, on a large stack like the CLI.
+//! `caveman-mcp`: the MCP stdio server (spec/mcp.md). A thin entry point:
+//! it runs `caveman-engine mcp` with its arguments (the `caveman-engine`
+//! beside this program, else the one on PATH), so the engine ships once.
+//! Signals, stdio and the exit status are the engine's own (`exec`).
+
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::Command;
 
 fn main() {
-    let args: Vec<String> = std::env::args_os()
-        .skip(1)
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    let code =
-        match caveman_engine::on_large_stack(move || match caveman_engine::mcp::main(&args) {
-            0 => Ok(()),
-            code => Err(caveman_engine::error::Error::exit(code)),
-        }) {
-            Ok(()) => 0,
-            Err(e) => {
-                if let Some(m) = e.message() {
-                    eprintln!("{m}");
-                }
-                e.code()
-            }
-        };
-    std::process::exit(code);
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(|d| d.join("caveman-engine")))
+        .filter(|p| p.is_file());
+    let engine = beside.unwrap_or_else(|| PathBuf::from("caveman-engine"));
+    let err = Command::new(&engine)
+        .arg("mcp")
+        .args(std::env::args_os().skip(1))
+        .exec();
+    eprintln!(
+        "caveman-mcp: cannot run {} ({err}); install caveman-engine beside caveman-mcp or on PATH",
+        engine.display()
+    );
+    std::process::exit(127);
 }
-
-/// The same allocator as the CLI.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -89,7 +89,7 @@ pub fn run(args: &[String]) -> Result<()> {
         "compress" => compress::run(rest),
         "detect" if rest.iter().any(|a| is_help(a)) => help(&["detect"]),
         "detect" => detect::run(rest),
-        "retrieve" | "stats" | "toon" | "mcp" if first_is_help => help(&[sub]),
+        "retrieve" | "stats" | "toon" if first_is_help => help(&[sub]),
         "retrieve" => retrieve::run(rest),
         "stats" => stats::run(),
         "toon" => toon::run(rest),

@@ -25,6 +25,19 @@ const TOOLS_LIST: &str = include_str!("tools.json");
 const VERSION: &str = "dev";
 const USAGE: &str = "usage: caveman-mcp [version --json]";
 
+const HELP: &str = "caveman-mcp: the caveman-engine MCP server on stdio (line-delimited JSON-RPC).
+
+usage: caveman-mcp [--profile compat|lean]
+       caveman-mcp version --json
+       caveman-mcp --help | --version
+
+Tools: caveman_compress {input, content_type?, query?, budget?},
+       caveman_retrieve {recovery_handle, query?}, caveman_stats {},
+       caveman_toon_encode {json}, caveman_toon_decode {toon}.
+Environment: CAVEMAN_ENGINE_PROFILE (compat|lean), CAVEMAN_MCP_EPHEMERAL=1
+(in-memory store), CAVEMAN_HOME / CAVEMAN_CCR_DIR (the store, shared with the CLI).
+";
+
 /// A tool's answer: its text and whether it is a tool error.
 #[derive(Debug)]
 pub struct Reply {
@@ -53,6 +66,15 @@ pub fn main(args: &[String]) -> i32 {
     };
     match args.as_slice() {
         [] => {}
+        [h] if h == "--help" || h == "-h" || h == "help" => {
+            let _ = io::stdout().write_all(HELP.as_bytes());
+            return 0;
+        }
+        [v] if v == "--version" || v == "-V" => {
+            let _ = io::stdout()
+                .write_all(format!("caveman-mcp {}\n", env!("CARGO_PKG_VERSION")).as_bytes());
+            return 0;
+        }
         [v, j] if v == "version" && j == "--json" => {
             let line = format!(
                 "{{\"capabilities\":[\"mcp_recovery\",\"build_stamped_version\"],\"schema\":\"caveman.mcp.version.v1\",\"version\":\"{VERSION}\"}}\n"

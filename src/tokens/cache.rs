@@ -9,16 +9,6 @@ use super::vocab::rank_of;
 /// Texts (or chunks) at least this long get the larger piece cache.
 pub(super) const BIG_TEXT: usize = 1 << 20;
 
-/// Texts at least this long may use the linear encoder for pieces longer
-/// than [`LINEAR_PIECE`]. It loads in ~60 ms and takes ~65 MB: worth it
-/// here (64 MiB of CJK: 2.1 s instead of 2.8 s), not for smaller texts,
-/// where it would be most of the peak memory (8 MiB of CJK: 0.29 s with
-/// it, 0.32 s without, and 101 MB instead of 33 MB).
-pub(super) const LINEAR_TEXT: usize = 48 << 20;
-
-/// Pieces longer than this may go to the linear encoder (see
-/// [`LINEAR_TEXT`]).
-pub(super) const LINEAR_PIECE: usize = 16;
 /// Pieces up to this many bytes go through [`PieceCache`]: a slot holds 14
 /// bytes of piece, its length and its count in 16 bytes.
 pub(super) const CACHED_PIECE: usize = 14;
@@ -187,12 +177,12 @@ impl PieceCache {
 
     /// Token count of a pending piece, from the cache or counted and kept.
     #[inline]
-    pub(super) fn resolve(&mut self, text: &[u8], p: Pending, linear: bool) -> usize {
+    pub(super) fn resolve(&mut self, text: &[u8], p: Pending) -> usize {
         let s = self.slots[p.slot];
         if s & KEY_MASK == p.key {
             return (s >> 120) as usize;
         }
-        let c = piece_count(&text[p.start..p.end], linear, &mut self.ranks);
+        let c = piece_count(&text[p.start..p.end], &mut self.ranks);
         self.slots[p.slot] = p.key | (c as u128) << 120;
         c
     }

@@ -2,16 +2,30 @@
 //! of `=`, a DNA sequence, 8 MiB of `a`), counted in windows joined where
 //! their encodings meet, so time is linear and memory bounded by a window.
 
+#[cfg(test)]
 use std::sync::LazyLock;
 
 use super::cache::RankCache;
 use super::merge::{heap_merge_count, heap_merge_lengths};
 
-pub(super) static BPE_DATA: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_bpe.msgpack"));
+/// Hash factor that makes the `bpe` crate's token hashes collision-free for
+/// o200k_base (found with `bpe::byte_pair_encoding::find_hash_factor_for_dictionary`).
+#[cfg(test)]
+const BPE_HASH_FACTOR: u64 = 17_846_336_922_010_275_747;
 
-/// The `bpe` crate's encoder for o200k_base, built by `build.rs`.
+/// The `bpe` crate's linear encoder for o200k_base, built from the
+/// vocabulary: the tests' independent oracle for the rank merge. The
+/// binary does not ship it (serialised it took 32 MB; built, a second).
+#[cfg(test)]
 pub(super) static LONG_ENCODER: LazyLock<Option<bpe::byte_pair_encoding::BytePairEncoding>> =
-    LazyLock::new(|| rmp_serde::from_slice(BPE_DATA).ok());
+    LazyLock::new(|| {
+        let n = super::vocab::OFFSETS.len() / 4 - 1;
+        let tokens = (0..n).map(|r| super::vocab::token_bytes(r).to_vec());
+        Some(bpe::byte_pair_encoding::BytePairEncoding::from_dictionary(
+            tokens,
+            Some(BPE_HASH_FACTOR),
+        ))
+    });
 
 /// Bytes of a long piece encoded at a time by the `bpe` crate's encoder.
 pub(super) const WINDOW: usize = 1 << 20;
@@ -43,17 +57,14 @@ pub(super) fn long_count(piece: &[u8]) -> usize {
             return c;
         }
     }
-    match LONG_ENCODER.as_ref() {
-        Some(enc) => {
-            let encode = |w: &[u8]| encoded_lengths(enc, w);
-            windows_met(piece, WINDOW, WINDOW_OVERLAP, &encode).unwrap_or_else(|| enc.count(piece))
-        }
-        // Unreachable with the data build.rs writes; stay exact anyway.
-        None => heap_merge_count(piece, &mut RankCache::default()),
-    }
+    // Any other piece: the rank merge in windows on every core.
+    let merge = |w: &[u8]| heap_merge_lengths(w, &mut RankCache::default());
+    windows_met(piece, WINDOW, WINDOW_OVERLAP, &merge)
+        .unwrap_or_else(|| heap_merge_count(piece, &mut RankCache::default()))
 }
 
 /// The lengths of the tokens the `bpe` crate's encoder makes of `w`.
+#[cfg(test)]
 pub(super) fn encoded_lengths(
     enc: &bpe::byte_pair_encoding::BytePairEncoding,
     w: &[u8],

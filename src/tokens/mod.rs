@@ -24,8 +24,8 @@ mod tests;
 pub(crate) mod vocab;
 pub(crate) mod vocab_hash;
 
-use cache::{Pending, PieceCache, RankCache, CACHED_PIECE, LINEAR_PIECE, LINEAR_TEXT};
-use long::{long_count, LONG_ENCODER};
+use cache::{Pending, PieceCache, RankCache, CACHED_PIECE};
+use long::long_count;
 use merge::{heap_merge_count, merge_count};
 use split::{class_of, Splitter, ASCII_CLASS, LETTER, LO, UP, WS};
 use vocab::rank_of;
@@ -41,23 +41,15 @@ pub(super) const MEDIUM_PIECE: usize = 64;
 /// whole would need tens of bytes per input byte.
 pub(super) const LONG_PIECE: usize = 1 << 20;
 
-/// Tokens of one piece. `linear`: the text is large enough that loading
-/// the linear encoder is amortised, so it also takes long non-token pieces
-/// (it beats rank merging on long unique pieces such as CJK runs).
+/// Tokens of one piece.
 #[inline]
-fn piece_count(piece: &[u8], linear: bool, ranks: &mut RankCache) -> usize {
+fn piece_count(piece: &[u8], ranks: &mut RankCache) -> usize {
     let n = piece.len();
     if n == 1 || rank_of(piece).is_some() {
         return 1;
     }
     if n >= LONG_PIECE {
         return long_count(piece);
-    }
-    if linear && n > LINEAR_PIECE {
-        if let Some(enc) = LONG_ENCODER.as_ref() {
-            return enc.count(piece);
-        }
-        // Unreachable with the data build.rs writes; stay exact anyway.
     }
     if n < MEDIUM_PIECE {
         merge_count(piece, ranks)
@@ -68,11 +60,7 @@ fn piece_count(piece: &[u8], linear: bool, ranks: &mut RankCache) -> usize {
 
 /// Token count of valid UTF-8 text.
 pub fn count_str(text: &str) -> usize {
-    count_in(
-        text,
-        &mut PieceCache::for_text(text.len(), false),
-        text.len() >= LINEAR_TEXT,
-    )
+    count_in(text, &mut PieceCache::for_text(text.len(), false))
 }
 
 /// Short pieces whose cache slots are being fetched at a time (2, 4 and 8
@@ -86,7 +74,7 @@ const IN_FLIGHT: usize = 4;
 /// prefetched when it is found and read after that many more are found, so
 /// the cache miss (the cache is larger than L2 for large texts) overlaps
 /// the splitting and the merging of other pieces.
-fn count_in(text: &str, cache: &mut PieceCache, linear: bool) -> usize {
+fn count_in(text: &str, cache: &mut PieceCache) -> usize {
     let sp = Splitter {
         text: text.as_bytes(),
     };
@@ -103,12 +91,12 @@ fn count_in(text: &str, cache: &mut PieceCache, linear: bool) -> usize {
         if n == 1 {
             total += 1;
         } else if n > CACHED_PIECE {
-            total += piece_count(&t[pos..end], linear, &mut cache.ranks);
+            total += piece_count(&t[pos..end], &mut cache.ranks);
         } else {
             let next = cache.pending(t, pos, end);
             let at = short % IN_FLIGHT;
             if short >= IN_FLIGHT {
-                total += cache.resolve(t, ring[at], linear);
+                total += cache.resolve(t, ring[at]);
             }
             ring[at] = next;
             short += 1;
@@ -116,7 +104,7 @@ fn count_in(text: &str, cache: &mut PieceCache, linear: bool) -> usize {
         pos = end;
     }
     for &p in &ring[..short.min(IN_FLIGHT)] {
-        total += cache.resolve(t, p, linear);
+        total += cache.resolve(t, p);
     }
     total
 }
@@ -206,9 +194,8 @@ pub fn count_parallel(text: &str) -> usize {
     let t = text.as_bytes();
     let cuts = split_points(t, parts, |p| safe_split(t, p));
     let chunks: Vec<&str> = cuts.windows(2).map(|w| &text[w[0]..w[1]]).collect();
-    let linear = text.len() >= LINEAR_TEXT;
     crate::par::map(chunks, |c| {
-        count_in(c, &mut PieceCache::for_text(c.len(), false), linear)
+        count_in(c, &mut PieceCache::for_text(c.len(), false))
     })
     .into_iter()
     .sum()
@@ -241,13 +228,7 @@ fn count_lossy_parallel(bytes: &[u8]) -> usize {
 const LOSSY_PART: usize = 1 << 20;
 
 /// Token count of bytes that are not valid UTF-8, converted and counted a
-/// part at a time with one cache. The linear encoder takes no piece under
-/// [`LONG_PIECE`] here, as it does in valid text of [`LINEAR_TEXT`] bytes:
-/// detection holds a converted copy of such input (one to one and a half
-/// times its size), and the encoder's 65 MB on top would pass three times
-/// the input (64 MiB of CJK with a bad byte every 100 KB: 231 MB with it,
-/// 165 MB and 0.4 s slower without); the short pieces dense bad bytes make
-/// are merged faster by rank anyway (U+FFFD is one part).
+/// part at a time with one cache (U+FFFD is one part of the rank merge).
 fn count_lossy(bytes: &[u8]) -> usize {
     count_lossy_by(bytes, LOSSY_PART)
 }
@@ -256,7 +237,7 @@ fn count_lossy_by(bytes: &[u8], part: usize) -> usize {
     let cuts = split_points(bytes, bytes.len().div_ceil(part), |p| safe_split(bytes, p));
     let mut cache = PieceCache::for_text(bytes.len(), true);
     cuts.windows(2)
-        .map(|w| count_in(&go_lossy(&bytes[w[0]..w[1]]), &mut cache, false))
+        .map(|w| count_in(&go_lossy(&bytes[w[0]..w[1]]), &mut cache))
         .sum()
 }
 

@@ -49,9 +49,8 @@ fn chunked_counts_equal_sequential_counts() {
         .collect();
     for text in [json, log, cjk] {
         assert!(text.len() > PARALLEL_MIN);
-        // Long pieces through the linear encoder count the same.
-        let linear = count_in(&text, &mut PieceCache::for_text(text.len(), false), true);
-        assert_eq!(linear, count_str(&text));
+        let one = count_in(&text, &mut PieceCache::for_text(text.len(), false));
+        assert_eq!(one, count_str(&text));
         for parts in 2..6 {
             let t = text.as_bytes();
             let cuts = split_points(t, parts, |p| safe_split(t, p));

@@ -78,7 +78,11 @@ fn evals_run_the_built_in_set_and_a_users_directory() {
     // The example directory of the README passes, in both profiles.
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/evals");
     for profile in ["compat", "lean"] {
-        let r = tc.expect(&["evals", "run", "--fixtures", dir, "--profile", profile], b"", 0);
+        let r = tc.expect(
+            &["evals", "run", "--fixtures", dir, "--profile", profile],
+            b"",
+            0,
+        );
         assert!(r.stderr.is_empty());
     }
 }

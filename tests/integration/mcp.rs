@@ -158,13 +158,22 @@ fn arguments_and_exit_codes() {
     let (out, _, code) = serve(&tc, &["version", "--json"], b"", &[]);
     assert_eq!(code, 0);
     assert_eq!(out, "{\"capabilities\":[\"mcp_recovery\",\"build_stamped_version\"],\"schema\":\"caveman.mcp.version.v1\",\"version\":\"dev\"}\n");
-    for args in [&["version"][..], &["--help"], &["version", "--json", "x"]] {
+    for args in [&["version"][..], &["--bogus"], &["version", "--json", "x"]] {
         let (out, err, code) = serve(&tc, args, b"", &[]);
         assert_eq!(
             (out.as_str(), err.as_str(), code),
             ("", "usage: caveman-mcp [version --json]\n", 2)
         );
     }
+    // Ours: help and version on stdout, exit 0, stdin never read.
+    let (out, err, code) = serve(&tc, &["--help"], b"", &[]);
+    assert!(out.starts_with("caveman-mcp: ") && out.contains("caveman_compress"));
+    assert_eq!((err.as_str(), code), ("", 0));
+    let (out, _, code) = serve(&tc, &["--version"], b"", &[]);
+    assert_eq!(
+        (out, code),
+        (format!("caveman-mcp {}\n", env!("CARGO_PKG_VERSION")), 0)
+    );
     // A store that cannot be opened: logged, exit 1, stdin never read.
     let (out, err, code) = serve(
         &tc,
