@@ -102,6 +102,20 @@ fn csv_units(c: &[u8]) -> Option<(Option<String>, Vec<String>)> {
     Some((Some(header), u))
 }
 
+/// True when no part of the original matches the query: no unit scores
+/// (or, for an original without units, no query term occurs in it).
+pub fn matches_nothing(original: &[u8], query: &str) -> bool {
+    match units(original) {
+        Some((_, units)) => relevance::scores(query, &units).iter().all(|&s| s <= 0.0),
+        None => {
+            let text = String::from_utf8_lossy(original).to_lowercase();
+            relevance::query_terms(query)
+                .iter()
+                .all(|t| !text.contains(t.as_str()))
+        }
+    }
+}
+
 /// The narrowed view, or the original when narrowing would not shrink it.
 pub fn narrow(original: Vec<u8>, query: &str) -> Vec<u8> {
     let Some((header, units)) = units(&original) else {

@@ -224,3 +224,15 @@ impl TestCommand {
         r
     }
 }
+
+/// Says that a test skipped, in the test run's normal output: written to
+/// the process's stderr descriptor directly, which the harness does not
+/// capture (it captures `print!`/`eprint!` of passing tests).
+pub fn skipped(test: &str, why: &str) {
+    use std::io::Write;
+    use std::os::fd::FromRawFd;
+    // SAFETY: fd 2 stays open for the whole run; ManuallyDrop keeps this
+    // File from closing it.
+    let mut err = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(2) });
+    let _ = err.write_all(format!("test {test}: SKIPPED: {why}\n").as_bytes());
+}

@@ -12,8 +12,14 @@ Environment:
   CAVEMAN_CCR_DIR         the recovery store directory itself (overrides CAVEMAN_HOME)
   CAVEMAN_CCR_MAX_BYTES   store budget in bytes (default 536870912); a full store passes input through
   CAVE_ENGINE_TOON        best-of: JSON goes out as TOON or elided JSON, whichever is smaller
+  CAVEMAN_ENGINE_PROFILE  compat (default) or lean, when no --profile is given
+  CAVEMAN_ENGINE_BUDGET   a token budget, when no --budget is given
   CAVEMAN_MCP_EPHEMERAL   1: the MCP server keeps an in-memory store
   CAVEMAN_TIMINGS         set: phase timings on stderr
+
+Exit status: 0 done (a pass-through is done too); 1 an error (a message on
+stderr; stdout empty unless said otherwise); 2 a usage error. `run` exits with
+the command's status.
 
 Example:
   curl -s https://api.example.com/orders | caveman-engine compress";
@@ -93,8 +99,52 @@ pub fn command() -> Command {
                              dropped",
                         ),
                 )
+                .arg(
+                    Arg::new("profile")
+                        .long("profile")
+                        .value_name("PROFILE")
+                        .value_parser(["compat", "lean"])
+                        .help(
+                            "compat: the reference's views, byte for byte (default); lean: this \
+                             project's own, smaller views that state what they dropped",
+                        ),
+                )
+                .arg(
+                    Arg::new("budget")
+                        .long("budget")
+                        .value_name("N")
+                        .help(
+                            "Print at most N tokens (o200k): errors first, then query hits, \
+                             extremes, one of each kind, structure",
+                        ),
+                )
                 .after_help(
-                    "Example:\n  kubectl get pods -o json | caveman-engine compress --query crashloop",
+                    "Exit status: 0 (a pass-through too), 1 on an error.\n\nExample:\n  kubectl get pods -o json | caveman-engine compress --profile lean --query crashloop",
+                ),
+        )
+        .subcommand(
+            Command::new("run")
+                .about(
+                    "Run a command, compress what it printed (stdout and stderr in order), exit \
+                     with its status",
+                )
+                .disable_help_flag(true)
+                .arg(help_flag())
+                .arg(Arg::new("profile").long("profile").value_name("PROFILE").help("As for compress"))
+                .arg(Arg::new("budget").long("budget").value_name("N").help("As for compress"))
+                .arg(Arg::new("query").long("query").value_name("TEXT").help("As for compress"))
+                .arg(Arg::new("type").long("type").value_name("CONTENT-TYPE").help("As for compress"))
+                .arg(
+                    Arg::new("command")
+                        .value_name("CMD")
+                        .num_args(1..)
+                        .last(true)
+                        .required(true)
+                        .help("The command and its arguments, after --"),
+                )
+                .after_help(
+                    "Exit status: the command's (128+N if signal N ended it), 127 when it is not \
+                     found, 126 when it cannot run.\n\nExample:\n  caveman-engine run --profile lean -- cargo test",
                 ),
         )
         .subcommand(
@@ -108,15 +158,34 @@ pub fn command() -> Command {
                         .action(ArgAction::SetTrue)
                         .help("Also say on stderr which rule decided"),
                 )
-                .after_help("Example:\n  git diff | caveman-engine detect"),
+                .arg(
+                    Arg::new("profile")
+                        .long("profile")
+                        .value_name("PROFILE")
+                        .value_parser(["compat", "lean"])
+                        .help(
+                            "compat: the reference's views, byte for byte (default); lean: this \
+                             project's own, smaller views that state what they dropped",
+                        ),
+                )
+                .after_help("Exit status: 0.\n\nExample:\n  git diff | caveman-engine detect --profile lean --explain"),
         )
         .subcommand(
             Command::new("retrieve")
                 .about("Print a stored original byte for byte (or, with QUERY, its matching parts)")
                 .disable_help_flag(true)
                 .arg(help_flag())
-                .arg(Arg::new("handle").value_name("HANDLE").required(true))
-                .arg(Arg::new("query").value_name("QUERY"))
+                .arg(
+                    Arg::new("handle")
+                        .value_name("HANDLE")
+                        .required(true)
+                        .help("The recovery_handle a compress report named (ccr_ and 32 hex digits)"),
+                )
+                .arg(
+                    Arg::new("query")
+                        .value_name("QUERY")
+                        .help("Only the records, rows or paragraphs that match it best"),
+                )
                 .after_help(
                     "Example:\n  caveman-engine retrieve ccr_ca978112ca1bbdcafac231b39a23dc4d timeout",
                 ),
@@ -206,6 +275,30 @@ pub fn command() -> Command {
                 .after_help("Example:\n  caveman-engine store prune --older-than 30d"),
         )
         .subcommand(
+            Command::new("registry")
+                .about("Print the transform-capability manifest (one JSON line)")
+                .after_help("Example:\n  caveman-engine registry | jq .registry_sha256"),
+        )
+        .subcommand(
+            Command::new("evals")
+                .about("Run the quality-eval harness on the built-in fixtures or your own")
+                .subcommand(
+                    Command::new("run")
+                        .about("Compress every fixture, check its probes and graders, print the report")
+                        .arg(
+                            Arg::new("fixtures")
+                                .long("fixtures")
+                                .value_name("DIR")
+                                .help("A directory with manifest.yaml and the payloads it names"),
+                        )
+                        .arg(Arg::new("profile").long("profile").value_name("PROFILE").help("compat or lean"))
+                        .arg(Arg::new("budget").long("budget").value_name("N").help("A token budget for every fixture"))
+                        .after_help(
+                            "Exit status: 0 when every fixture passed, 1 otherwise or on an error.\n\nExample:\n  caveman-engine evals run --fixtures examples/evals --profile lean",
+                        ),
+                ),
+        )
+        .subcommand(
             Command::new("mcp")
                 .about("Run the MCP server on stdio (same as caveman-mcp)")
                 .disable_help_flag(true)
@@ -259,6 +352,20 @@ pub fn help(path: &[&str]) -> Option<String> {
     Some(target.render_long_help().to_string())
 }
 
+/// The usage line of a command (`caveman-engine stats`).
+pub fn usage(name: &str) -> String {
+    let mut cmd = command();
+    cmd.build();
+    match cmd.find_subcommand_mut(name) {
+        Some(c) => c
+            .render_usage()
+            .to_string()
+            .trim_start_matches("Usage: ")
+            .to_string(),
+        None => format!("caveman-engine {name}"),
+    }
+}
+
 /// A completion script for `shell`.
 pub fn completions(shell: &str) -> Option<Vec<u8>> {
     use clap_complete::Shell;
@@ -273,11 +380,85 @@ pub fn completions(shell: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// The man page, in roff.
+/// Escapes text for roff.
+fn roff(s: &str) -> String {
+    s.replace('\\', "\\e")
+        .replace('-', "\\-")
+        .replace("\n.", "\n\\&.")
+}
+
+/// One command's entry of the COMMANDS section: its synopsis, what it
+/// does, its options and arguments, its notes (examples, exit status).
+fn command_entry(out: &mut String, path: &str, cmd: &Command) {
+    let mut synopsis = format!("\\fBcaveman\\-engine {}\\fR", roff(path));
+    for a in cmd.get_arguments().filter(|a| a.get_id() != "help") {
+        let name = a
+            .get_long()
+            .map(|l| {
+                format!(
+                    " [\\-\\-{}{}]",
+                    roff(l),
+                    a.get_value_names()
+                        .map_or(String::new(), |v| format!(" {}", v[0]))
+                )
+            })
+            .unwrap_or_else(|| {
+                format!(
+                    " {}",
+                    a.get_value_names()
+                        .map_or(a.get_id().to_string(), |v| v[0].to_string())
+                )
+            });
+        synopsis.push_str(&name);
+    }
+    out.push_str(&format!(".TP\n{synopsis}\n"));
+    if let Some(about) = cmd.get_about() {
+        out.push_str(&format!("{}\n", roff(&about.to_string())));
+    }
+    for a in cmd.get_arguments().filter(|a| a.get_id() != "help") {
+        let Some(h) = a.get_help() else { continue };
+        let name = match a.get_long() {
+            Some(l) => format!("\\-\\-{}", roff(l)),
+            None => a
+                .get_value_names()
+                .map_or(a.get_id().to_string(), |v| v[0].to_string()),
+        };
+        out.push_str(&format!(
+            ".RS\n.TP\n\\fI{name}\\fR\n{}\n.RE\n",
+            roff(&h.to_string())
+        ));
+    }
+    if let Some(after) = cmd.get_after_help() {
+        out.push_str(&format!(
+            ".RS\n.PP\n.nf\n{}\n.fi\n.RE\n",
+            roff(&after.to_string())
+        ));
+    }
+    for sub in cmd.get_subcommands() {
+        command_entry(out, &format!("{path} {}", sub.get_name()), sub);
+    }
+}
+
+/// The man page, in roff: name, synopsis, description, options, every
+/// command with its flags and exit status, the environment.
 pub fn man_page() -> Vec<u8> {
+    let cmd = command();
+    let man = clap_mangen::Man::new(cmd.clone());
     let mut out = Vec::new();
-    clap_mangen::Man::new(command())
-        .render(&mut out)
-        .expect("writing to memory does not fail");
+    let _ = man.render_title(&mut out);
+    let _ = man.render_name_section(&mut out);
+    let _ = man.render_synopsis_section(&mut out);
+    let _ = man.render_description_section(&mut out);
+    let _ = man.render_options_section(&mut out);
+    let mut s = String::from(".SH COMMANDS\n");
+    for sub in cmd.get_subcommands() {
+        command_entry(&mut s, sub.get_name(), sub);
+    }
+    s.push_str(&format!(
+        ".SH ENVIRONMENT AND EXIT STATUS\n.nf\n{}\n.fi\n",
+        roff(ENV_HELP)
+    ));
+    s.push_str(&format!(".SH VERSION\nv{}\n", env!("CARGO_PKG_VERSION")));
+    out.extend_from_slice(s.as_bytes());
     out
 }

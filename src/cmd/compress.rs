@@ -9,9 +9,9 @@ use crate::profile::Profile;
 
 /// What the flags ask for besides the engine's options.
 #[derive(Debug, Default, PartialEq, Eq)]
-struct Extra {
-    explain: bool,
-    help: bool,
+pub(super) struct Extra {
+    pub(super) explain: bool,
+    pub(super) help: bool,
     /// `--profile` was given (it wins over the environment).
     profile_flag: bool,
     /// `--budget` was given (it wins over the environment).
@@ -49,7 +49,7 @@ pub(super) fn budget_from_env() -> std::result::Result<Option<usize>, Error> {
 /// Parses the flags left to right (the error is the fatal message),
 /// including this project's own: `--explain`, and `--help`/`-h` in a flag
 /// position (not as a flag's value).
-fn parse_all(args: &[String]) -> std::result::Result<(Options, Extra), Error> {
+pub(super) fn parse_all(args: &[String]) -> std::result::Result<(Options, Extra), Error> {
     let mut opts = Options::default();
     let mut extra = Extra::default();
     let mut i = 0;
@@ -130,9 +130,14 @@ pub fn run(args: &[String]) -> Result<()> {
         return super::help(&["compress"]);
     }
     let input = read_stdin()?;
+    publish(&input, &opts, &extra)
+}
+
+/// Compresses `input` and prints the view, the report and the account.
+pub(super) fn publish(input: &[u8], opts: &Options, extra: &Extra) -> Result<()> {
     let store = super::open_store()?;
-    let outcome = engine::compress(&input, &opts, &store);
-    let out = outcome.output.as_deref().unwrap_or(&input);
+    let outcome = engine::compress(input, opts, &store);
+    let out = outcome.output.as_deref().unwrap_or(input);
     write_stdout(out).map_err(|e| Error::fatal(format!("compress: write stdout: {e}")))?;
     write_stderr_line(&outcome.report.to_json())
         .map_err(|e| Error::fatal(format!("compress: write report: {e}")))?;

@@ -11,6 +11,7 @@ mod explain;
 mod io;
 mod registry;
 mod retrieve;
+mod run;
 mod stats;
 mod store;
 mod toon;
@@ -85,14 +86,27 @@ pub fn run(args: &[String]) -> Result<()> {
     // `compress` a flag's value may itself be `--help` (`--query --help`),
     // so compress looks for it among its flags.
     let first_is_help = rest.first().is_some_and(|a| is_help(a));
+    let any_help = rest.iter().any(|a| is_help(a));
+    // Under lean, arguments compat ignores (cli.md §1) are usage errors.
+    let strict = crate::profile::Profile::from_env().is_ok_and(|p| p.is_lean());
+    let extra = |max: usize| -> Result<()> {
+        match rest.get(max) {
+            Some(a) if strict => Err(Error::usage(format!(
+                "{sub}: unexpected argument {a:?}\nusage: {}",
+                cli::usage(sub)
+            ))),
+            _ => Ok(()),
+        }
+    };
     match sub {
         "compress" => compress::run(rest),
         "detect" if rest.iter().any(|a| is_help(a)) => help(&["detect"]),
         "detect" => detect::run(rest),
-        "retrieve" | "stats" | "toon" if first_is_help => help(&[sub]),
-        "retrieve" => retrieve::run(rest),
-        "stats" => stats::run(),
-        "toon" => toon::run(rest),
+        "retrieve" if first_is_help => help(&[sub]),
+        "stats" | "toon" | "man" | "version" | "registry" if any_help => help(&[sub]),
+        "retrieve" => extra(2).and_then(|_| retrieve::run(rest)),
+        "stats" => extra(0).and_then(|_| stats::run()),
+        "toon" => extra(1).and_then(|_| toon::run(rest)),
         "store" => match rest.first().map(String::as_str) {
             None => help(&["store"]),
             Some(a) if is_help(a) => help(&["store"]),
@@ -129,7 +143,9 @@ pub fn run(args: &[String]) -> Result<()> {
         "pixel" if rest.is_empty() => {
             Err(Error::usage("usage: caveman-engine pixel render|simulate"))
         }
-        "registry" => registry::run(),
+        "registry" => extra(0).and_then(|_| registry::run()),
+        "run" => run::run(rest),
+        "evals" if any_help => help(&["evals", "run"]),
         "evals" => evals::run(rest),
         "pixel" => Err(Error::fatal(format!(
             "caveman-engine: {sub} is not part of this build; see README.md"

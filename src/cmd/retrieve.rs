@@ -14,6 +14,15 @@ pub fn run(args: &[String]) -> Result<()> {
         .get(handle)
         .map_err(|e| Error::fatal(format!("retrieve: {e}")))?;
     let query = args.get(1).map(String::as_str).unwrap_or("");
+    // Under lean a query that matches nothing says so and exits 1, as
+    // grep does (compat prints the whole original, as the reference).
+    let lean = crate::profile::Profile::from_env().is_ok_and(|p| p.is_lean());
+    if lean && !query.trim().is_empty() && crate::narrow::matches_nothing(&original, query) {
+        return Err(Error::fatal(format!(
+            "retrieve: nothing in {handle} matches {}",
+            crate::go::strconv::quote(query)
+        )));
+    }
     let view = if query.trim().is_empty() {
         original
     } else {

@@ -41,6 +41,49 @@ fn list(args: &[String]) -> Result<()> {
         .list()
         .map_err(|e| Error::fatal(format!("store list: {e}")))?;
     let mut text = String::new();
+    // The table: a header and columns padded to their widest cell.
+    let rows: Vec<[String; 5]> = entries
+        .iter()
+        .filter(|e| e.damaged.is_none())
+        .map(|e| {
+            let created = match (e.created_at.find('.'), e.created_at.ends_with('Z')) {
+                (Some(dot), true) => format!("{}Z", &e.created_at[..dot]),
+                _ => e.created_at.clone(),
+            };
+            [
+                e.handle.clone(),
+                created,
+                e.content_type.clone(),
+                e.bytes.to_string(),
+                format!("{} -> {}", e.tokens_before, e.tokens_after),
+            ]
+        })
+        .collect();
+    let header = ["HANDLE", "CREATED", "TYPE", "BYTES", "TOKENS"].map(str::to_string);
+    let mut width = [0usize; 5];
+    for r in std::iter::once(&header).chain(&rows) {
+        for (w, c) in width.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let line = |r: &[String; 5]| {
+        format!(
+            "{:<w0$}  {:<w1$}  {:<w2$}  {:>w3$}  {}\n",
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            r[4],
+            w0 = width[0],
+            w1 = width[1],
+            w2 = width[2],
+            w3 = width[3]
+        )
+    };
+    if !json && !entries.is_empty() {
+        text.push_str(&line(&header));
+    }
+    let mut table = rows.iter();
     for e in &entries {
         if json {
             text.push_str(&format!(
@@ -59,11 +102,8 @@ fn list(args: &[String]) -> Result<()> {
             ));
         } else if let Some(why) = &e.damaged {
             text.push_str(&format!("{}  DAMAGED: {why}\n", e.handle));
-        } else {
-            text.push_str(&format!(
-                "{}  {}  {:<22} {:>10} bytes  {} -> {} tokens\n",
-                e.handle, e.created_at, e.content_type, e.bytes, e.tokens_before, e.tokens_after
-            ));
+        } else if let Some(r) = table.next() {
+            text.push_str(&line(r));
         }
     }
     out(&text)

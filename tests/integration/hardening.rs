@@ -147,7 +147,10 @@ fn a_store_directory_others_can_write_is_refused() {
 #[test]
 fn a_store_directory_owned_by_another_user_is_refused() {
     if !is_root() {
-        eprintln!("skipped: needs root to give a directory to another user");
+        crate::util::skipped(
+            "foreign store directory",
+            "needs root to give a directory to another user",
+        );
         return;
     }
     let other = TempDir::new("owned");

@@ -252,8 +252,9 @@ fn sdk_python() -> Option<std::path::PathBuf> {
 #[test]
 fn the_official_python_sdk_drives_the_server() {
     let Some(python) = sdk_python() else {
-        eprintln!(
-            "skipped: no Python with the MCP SDK (`.ci/run` installs one into target/mcp-venv)"
+        crate::util::skipped(
+            "mcp official SDK client",
+            "no Python with the MCP SDK (`.ci/run` installs one into target/mcp-venv)",
         );
         return;
     };

@@ -90,7 +90,7 @@ fn help_goes_to_stdout_and_reads_no_stdin() {
             "Usage: caveman-engine store prune",
         ),
         (&["help", "compress"], "Usage: caveman-engine compress"),
-        (&["mcp", "--help"], "Usage: caveman-engine mcp"),
+        (&["mcp", "--help"], "usage: caveman-mcp"),
     ] {
         let r = without_stdin(&tc, args);
         assert_eq!(r.code, 0, "{args:?}: {}", r.stderr_str());
@@ -271,7 +271,8 @@ fn store_list_rm_path() {
     assert_eq!(listed[1]["content_type"], "json");
     assert!(listed[1]["tokens_before"].as_u64() > listed[1]["tokens_after"].as_u64());
     let text = String::from_utf8(tc.expect(&["store", "list"], b"", 0).stdout).unwrap();
-    assert_eq!(text.lines().count(), 2);
+    assert_eq!(text.lines().count(), 3, "a header and two records");
+    assert!(text.starts_with("HANDLE "));
     assert!(text.contains(&a) && text.contains("tabular"));
     tc.expect(&["store", "rm", &a], b"", 0);
     tc.expect(&["retrieve", &a], b"", 1);
@@ -383,4 +384,93 @@ fn prune_while_others_compress() {
             "a fresh record survives the prune"
         );
     }
+}
+
+#[test]
+fn run_passes_on_the_commands_status_and_order() {
+    let tc = TestCommand::new();
+    // stdout and stderr interleaved as written, the status passed on.
+    let r = tc.run(
+        &[
+            "run",
+            "--",
+            "sh",
+            "-c",
+            "echo one; echo two >&2; echo three; exit 3",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 3);
+    assert_eq!(String::from_utf8_lossy(&r.stdout), "one\ntwo\nthree\n");
+    assert!(
+        r.stderr_str().starts_with("{\"content_type\":"),
+        "{}",
+        r.stderr_str()
+    );
+    // A command that is not there: 127, the shell's words.
+    let r = tc.run(&["run", "--", "no-such-command-caveman"], b"");
+    assert_eq!(r.code, 127);
+    assert!(r
+        .stderr_str()
+        .contains("no-such-command-caveman: command not found"));
+    // A signal that ends the command: 128 + its number.
+    let r = tc.run(&["run", "--", "sh", "-c", "kill -TERM $$"], b"");
+    assert_eq!(r.code, 128 + 15);
+    // Options before --, compressed as compress would.
+    let mut script = String::from("i=0; while [ $i -lt 400 ]; do echo \"INFO served request $i\"; i=$((i+1)); done; echo 'ERROR disk full'");
+    script.push_str("; exit 0");
+    let r = tc.run(
+        &["run", "--profile", "lean", "--", "sh", "-c", &script],
+        b"",
+    );
+    assert_eq!(r.code, 0);
+    let out = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        out.contains("ERROR disk full") && out.contains("lines elided"),
+        "{out}"
+    );
+    // No command: a usage error.
+    assert_eq!(tc.run(&["run", "--profile", "lean"], b"").code, 2);
+}
+
+#[test]
+fn help_is_on_stdout_and_never_reads_stdin() {
+    let tc = TestCommand::new();
+    for args in [
+        &["toon", "encode", "--help"][..],
+        &["man", "--help"],
+        &["version", "--help"],
+        &["stats", "--help"],
+        &["run", "--help"],
+        &["evals", "--help"],
+        &["registry", "--help"],
+    ] {
+        let r = tc.expect(args, b"", 0);
+        assert!(!r.stdout.is_empty() && r.stderr.is_empty(), "{args:?}");
+        assert!(!r.stdout.starts_with(b".TH"), "{args:?} printed roff");
+    }
+    let man = tc.expect(&["man"], b"", 0);
+    let page = String::from_utf8_lossy(&man.stdout);
+    assert!(!page.contains("caveman-engine-compress(1)"));
+    assert!(page.contains("EXIT STATUS") && page.contains("\\-\\-budget"));
+}
+
+#[test]
+fn lean_refuses_arguments_compat_ignores() {
+    let tc = TestCommand::new();
+    // Compat keeps the reference's leniency (cli.md §1).
+    tc.expect(&["detect", "extra"], b"x", 0);
+    tc.expect(&["stats", "--json"], b"", 0);
+    let lean = TestCommand::new().env("CAVEMAN_ENGINE_PROFILE", "lean");
+    for args in [
+        &["detect", "--bogus"][..],
+        &["stats", "--json"],
+        &["toon", "encode", "x"],
+    ] {
+        let r = lean.run(args, b"{}");
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr_str());
+        assert!(r.stdout.is_empty());
+    }
+    let r = lean.run(&["detect", "--profile", "fast"], b"");
+    assert_eq!(r.code, 2);
 }
