@@ -54,10 +54,29 @@ fn scalar(out: &mut Vec<u8>, v: Json<'_>) {
     }
 }
 
-fn indent(out: &mut Vec<u8>, level: usize) {
+thread_local! {
+    /// The output the current encoding may reach; past it the encoding
+    /// stops (indentation grows with depth: 100 KB of nested objects would
+    /// otherwise take gigabytes).
+    static LIMIT: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+    static OVER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The most TOON output `encode` writes for an input of `n` bytes: four
+/// times the input and 64 KiB.
+pub fn output_limit(n: usize) -> usize {
+    n.saturating_mul(4).saturating_add(64 << 10)
+}
+
+fn indent(out: &mut Vec<u8>, level: usize) -> Result<(), ()> {
+    if out.len() + 2 * level > LIMIT.get() {
+        OVER.set(true);
+        return Err(());
+    }
     for _ in 0..level {
         out.extend_from_slice(b"  ");
     }
+    Ok(())
 }
 
 /// Field names of a uniform flat object array, or `None`.
@@ -88,7 +107,7 @@ fn uniform_fields(items: gojson::Items<'_>) -> Option<Vec<&str>> {
 }
 
 fn array(out: &mut Vec<u8>, name: &str, items: gojson::Items<'_>, level: usize) -> Result<(), ()> {
-    indent(out, level);
+    indent(out, level)?;
     out.extend_from_slice(name.as_bytes());
     if items.is_empty() {
         out.extend_from_slice(if name.is_empty() {
@@ -115,7 +134,7 @@ fn array(out: &mut Vec<u8>, name: &str, items: gojson::Items<'_>, level: usize) 
         let Value::Object(m) = it.get() else {
             return Err(());
         };
-        indent(out, level + 1);
+        indent(out, level + 1)?;
         for (i, (_, v)) in m.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
@@ -136,19 +155,19 @@ fn fields(out: &mut Vec<u8>, members: Members<'_>, level: usize) -> Result<(), (
         }
         match v.get() {
             Value::Object(m) if m.is_empty() => {
-                indent(out, level);
+                indent(out, level)?;
                 out.extend_from_slice(k.as_bytes());
                 out.extend_from_slice(b": {}\n");
             }
             Value::Object(m) => {
-                indent(out, level);
+                indent(out, level)?;
                 out.extend_from_slice(k.as_bytes());
                 out.extend_from_slice(b":\n");
                 fields(out, m, level + 1)?;
             }
             Value::Array(items) => array(out, k, items, level)?,
             _ => {
-                indent(out, level);
+                indent(out, level)?;
                 out.extend_from_slice(k.as_bytes());
                 out.extend_from_slice(b": ");
                 scalar(out, v);
@@ -171,9 +190,41 @@ impl std::fmt::Display for NotEncodable {
     }
 }
 
-/// JSON → TOON; `Err` when the value is outside the subset (toon.md §2).
-pub fn encode(input: &[u8]) -> Result<Vec<u8>, NotEncodable> {
-    encode_inner(input).map_err(|_| NotEncodable)
+/// Why a JSON value was not encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EncodeError {
+    /// Outside the TOON subset (or not JSON): the reference's refusal.
+    NotEncodable,
+    /// The encoding would pass [`output_limit`] (deep nesting).
+    TooLarge { limit: usize },
+}
+
+impl std::fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EncodeError::NotEncodable => NotEncodable.fmt(f),
+            EncodeError::TooLarge { limit } => write!(
+                f,
+                "the TOON encoding would pass {limit} bytes (four times the input and 64 KiB: \
+                 nesting this deep indents every line); keep JSON"
+            ),
+        }
+    }
+}
+
+/// JSON → TOON; `Err` when the value is outside the subset (toon.md §2),
+/// or when the encoding would pass [`output_limit`].
+pub fn encode(input: &[u8]) -> Result<Vec<u8>, EncodeError> {
+    let limit = output_limit(input.len());
+    LIMIT.set(limit);
+    OVER.set(false);
+    let r = encode_inner(input);
+    LIMIT.set(usize::MAX);
+    match r {
+        Ok(v) => Ok(v),
+        Err(()) if OVER.get() => Err(EncodeError::TooLarge { limit }),
+        Err(()) => Err(EncodeError::NotEncodable),
+    }
 }
 
 fn encode_inner(input: &[u8]) -> Result<Vec<u8>, ()> {
@@ -587,8 +638,19 @@ mod tests {
         ] {
             assert_eq!(enc(bad), None, "{bad}");
         }
+        // Deep nesting indents every line: 50,000 levels would write 2.5 GB
+        // from 300 KB; the encoding stops at four times the input.
         let deep = "{\"a\":".repeat(50_000) + "1" + &"}".repeat(50_000);
-        assert!(crate::with_big_stack(move || enc(&deep).is_some()));
+        let n = deep.len();
+        let r = crate::with_big_stack(move || encode(deep.as_bytes()));
+        assert_eq!(
+            r,
+            Err(EncodeError::TooLarge {
+                limit: output_limit(n)
+            })
+        );
+        let shallow = "{\"a\":".repeat(100) + "1" + &"}".repeat(100);
+        assert!(enc(&shallow).is_some());
     }
 
     #[test]

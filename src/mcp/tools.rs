@@ -439,7 +439,14 @@ fn toon_encode(args: Option<&[u8]>) -> ToolResult {
                 .raw("encoded", "false")
                 .raw("input_bytes", &n)
                 .raw("output_bytes", &n)
-                .str("note", TOON_NOTE.as_bytes())
+                .str(
+                    "note",
+                    match e {
+                        crate::toon::EncodeError::NotEncodable => TOON_NOTE.to_string(),
+                        too_large => too_large.to_string(),
+                    }
+                    .as_bytes(),
+                )
                 .done()
         }
     }

@@ -470,9 +470,17 @@ fn deep_nesting_and_huge_arrays() {
     assert_eq!(tc.expect(&["detect"], bad.as_bytes(), 0).stdout, b"text\n");
     let r = tc.expect(&["compress", "--type", "json"], bad.as_bytes(), 0);
     assert_eq!(r.stdout, bad.as_bytes());
-    // Deep objects encode to TOON far beyond the JSON limit.
+    // Deep objects would indent TOON quadratically: refused with a clear
+    // error once the output would pass four times the input (exit 1), and
+    // passed through by compress.
     let deep = "{\"a\":".repeat(50_000) + "1" + &"}".repeat(50_000);
-    let r = tc.expect(&["toon", "encode"], deep.as_bytes(), 0);
+    let r = tc.expect(&["toon", "encode"], deep.as_bytes(), 1);
+    assert!(r.stdout.is_empty());
+    assert!(r.stderr_str().contains("would pass"), "{}", r.stderr_str());
+    let r = tc.expect(&["compress", "--type", "toon"], deep.as_bytes(), 0);
+    assert_eq!(r.stdout, deep.as_bytes());
+    let nested = "{\"a\":".repeat(150) + "1" + &"}".repeat(150);
+    let r = tc.expect(&["toon", "encode"], nested.as_bytes(), 0);
     assert!(r.stdout.ends_with(b"a: 1"));
     // A million-element array collapses and round-trips.
     let million = format!("[{}]", vec!["7"; 1_000_000].join(","));

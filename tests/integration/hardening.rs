@@ -222,3 +222,22 @@ fn stale_temp_files_are_removed_by_the_next_write() {
     assert!(!stale.exists(), "a crashed writer's temp file is removed");
     assert!(fresh.exists(), "a recent temp file is left alone");
 }
+
+/// Unclosed nesting used to cost time quadratic in its depth (50,000
+/// `<div>`s: minutes): past 4096 levels the page is not parsed and passes
+/// through; the test harness times out if this regresses.
+#[test]
+fn deeply_nested_html_passes_through_in_linear_time() {
+    let tc = TestCommand::new();
+    let page = "<html><body>".to_string() + &"<div>".repeat(200_000) + "text</body></html>";
+    let r = tc.expect(&["compress", "--type", "html"], page.as_bytes(), 0);
+    assert_eq!(r.stdout, page.as_bytes());
+    // Shallow pages still compress.
+    let shallow = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/conformance/html-article/input"
+    ))
+    .unwrap();
+    let r = tc.expect(&["compress", "--type", "html"], &shallow, 0);
+    assert!(r.stdout.len() < shallow.len());
+}

@@ -178,12 +178,82 @@ pub(crate) fn compress(body: &[u8]) -> Result<Vec<u8>, Decline> {
     extract(body, false)
 }
 
+/// Elements nested deeper than this are not parsed: the tree builder's
+/// scope checks walk the stack of open elements, so unclosed nesting costs
+/// time quadratic in its depth (50,000 unclosed `<div>`s: 11 s).
+const MAX_NESTING: usize = 4096;
+
+/// Elements that never hold others (void) or whose end tag the parser
+/// implies (a new `<p>` closes the open one): they do not deepen the tree.
+const FLAT: [&str; 31] = [
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
+    "track", "wbr", "keygen", "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th",
+    "thead", "tbody", "tfoot", "rb", "rt", "rp", "colgroup",
+];
+
+/// The deepest nesting of elements a linear scan of the tags sees (an
+/// over-estimate: misnested formatting elements count as nested).
+fn nesting(text: &str) -> usize {
+    let b = text.as_bytes();
+    let (mut depth, mut max) = (0usize, 0usize);
+    let mut i = 0;
+    while let Some(k) = memchr::memchr(b'<', &b[i..]) {
+        i += k + 1;
+        if b[i..].starts_with(b"!--") {
+            i = memchr::memmem::find(&b[i..], b"-->").map_or(b.len(), |e| i + e + 3);
+            continue;
+        }
+        let close = b.get(i) == Some(&b'/');
+        let start = i + usize::from(close);
+        let len = b[start..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .count();
+        if len == 0 || !b[start].is_ascii_alphabetic() {
+            continue;
+        }
+        let name = text[start..start + len].to_ascii_lowercase();
+        let end = memchr::memchr(b'>', &b[start..]).map_or(b.len(), |e| start + e);
+        let self_closing = end > 0 && b.get(end - 1) == Some(&b'/');
+        i = end;
+        if FLAT.contains(&name.as_str()) || self_closing {
+            continue;
+        }
+        if close {
+            depth = depth.saturating_sub(1);
+            continue;
+        }
+        if matches!(
+            name.as_str(),
+            "script" | "style" | "textarea" | "title" | "xmp"
+        ) {
+            let closing = format!("</{name}");
+            i = find_lower(&b[i..], closing.as_bytes()).map_or(b.len(), |e| i + e);
+            continue;
+        }
+        depth += 1;
+        max = max.max(depth);
+    }
+    max
+}
+
+/// Case-insensitive search for an ASCII needle.
+fn find_lower(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle))
+}
+
 /// The main content as text; `lean` marks headings (`#`) and fences code.
 fn extract(body: &[u8], lean: bool) -> Result<Vec<u8>, Decline> {
     let mut clock = crate::timings::Clock::new("html");
     let (text, mapped) = to_text(body);
     if text.trim().is_empty() {
         return Err(Decline("empty"));
+    }
+    if nesting(&text) > MAX_NESTING {
+        return Err(Decline(
+            "elements nested deeper than 4096 (parsing would take quadratic time)",
+        ));
     }
     let mut dom = dom::parse(&text);
     clock.mark("parse");

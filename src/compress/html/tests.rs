@@ -53,13 +53,19 @@ fn declines() {
 }
 
 #[test]
-fn deep_nesting_is_linear_and_does_not_overflow() {
-    let depth = 10_000;
+fn deep_nesting_is_bounded_and_does_not_overflow() {
+    let depth = 4_000;
     let page = "<div>".repeat(depth) + "<p>" + SENTENCE + "</p>" + &"</div>".repeat(depth);
     let out = view(&page).unwrap();
     assert_eq!(out, SENTENCE);
     let quotes = "<blockquote>".repeat(depth) + SENTENCE + &"</blockquote>".repeat(depth);
     assert!(view(&format!("<body><div>{quotes}</div></body>")).is_ok());
+    // Past 4096 levels the tree builder's scope checks would cost time
+    // quadratic in the depth, closed or not: the page is declined.
+    for close in ["", "</div>"] {
+        let page = "<div>".repeat(10_000) + "<p>" + SENTENCE + "</p>" + &close.repeat(10_000);
+        assert!(matches!(view(&page), Err(Decline(why)) if why.contains("deeper than 4096")));
+    }
 }
 
 #[test]
