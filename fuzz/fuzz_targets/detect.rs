@@ -22,6 +22,7 @@ fuzz_target!(|data: &[u8]| {
             testing::compress_table(&body, "")
         ),
         Parsed::Config(_) => assert_eq!(word, caveman_engine::ContentType::Config),
+        Parsed::Code(_) => assert_eq!(word, caveman_engine::ContentType::Code),
         Parsed::Nothing => {}
     }
 });
