@@ -135,7 +135,13 @@ pub fn run(args: &[String]) -> Result<()> {
 
 /// Compresses `input` and prints the view, the report and the account.
 pub(super) fn publish(input: &[u8], opts: &Options, extra: &Extra) -> Result<()> {
-    let store = super::open_store()?;
+    // A store that cannot be opened loses nothing: the engine's put fails,
+    // the input passes through with `cave_ccr_unavailable` in the report,
+    // and a terminal is told why.
+    let (store, refusal) = match super::open_store_or_why() {
+        Ok(store) => (store, None),
+        Err(why) => (crate::store::Store::unusable(why.clone()), Some(why)),
+    };
     let outcome = engine::compress(input, opts, &store);
     let out = outcome.output.as_deref().unwrap_or(input);
     write_stdout(out).map_err(|e| Error::fatal(format!("compress: write stdout: {e}")))?;
@@ -145,6 +151,10 @@ pub(super) fn publish(input: &[u8], opts: &Options, extra: &Extra) -> Result<()>
         for line in super::explain::compress(&outcome) {
             let _ = write_stderr_line(line.as_bytes());
         }
+    }
+    if let Some(why) = refusal.filter(|_| super::stderr_is_tty()) {
+        let note = format!("caveman-engine: {why}; the input passed through");
+        let _ = write_stderr_line(note.as_bytes());
     }
     Ok(())
 }

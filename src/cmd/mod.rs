@@ -28,20 +28,29 @@ const HELP_LINE: &str = "caveman-engine compress | detect | retrieve <handle> | 
 /// are the reference's (scripts match them); when a person reads stderr
 /// on a terminal, a second line says what the store is and how to fix it.
 fn open_store() -> Result<crate::store::Store> {
+    open_store_or_why().map_err(Error::fatal)
+}
+
+/// The store, or the message saying why it cannot be opened (with a hint
+/// on a terminal when the fix is a `chmod`).
+fn open_store_or_why() -> std::result::Result<crate::store::Store, String> {
     use crate::store::{Store, StoreEnv};
     Store::open(&StoreEnv::from_process()).map_err(|e| {
         let mut msg = e.to_string();
-        // SAFETY: isatty has no preconditions.
-        let tty = unsafe { libc::isatty(2) } == 1;
-        if tty && msg.ends_with("is group/world writable") {
+        if stderr_is_tty() && msg.ends_with("is group/world writable") {
             msg.push_str(
                 "\n  hint: that directory holds caveman's recovery store (plain files, no \
                  SQLite); make it private with `chmod go-w` on it, or set CAVEMAN_CCR_DIR \
                  to a directory only you can write",
             );
         }
-        Error::fatal(msg)
+        msg
     })
+}
+
+fn stderr_is_tty() -> bool {
+    // SAFETY: isatty has no preconditions.
+    unsafe { libc::isatty(2) == 1 }
 }
 
 /// Whether `arg` asks for help.

@@ -328,6 +328,18 @@ impl Store {
         })
     }
 
+    /// A store that could not be opened, for `why`: every put fails with
+    /// `why` (so `compress` passes its input through with the error in the
+    /// report instead of losing it), every read is refused.
+    pub fn unusable(why: String) -> Store {
+        Store {
+            dir: PathBuf::new(),
+            budget: DEFAULT_BUDGET,
+            refused: Some(why),
+            memory: None,
+        }
+    }
+
     /// A store held in memory, gone with the process (the MCP server's
     /// ephemeral store), with the default budget.
     pub fn in_memory() -> Store {

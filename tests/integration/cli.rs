@@ -356,12 +356,27 @@ fn toon_errors() {
     assert_eq!(r.stdout, br#"{"a":"x","b":[1,2]}"#);
 }
 
+/// `compress` with a store it cannot open: the input on stdout untouched,
+/// exit 0, the one-line report naming the store failure.
+fn assert_passes_through_unstored(tc: &TestCommand) {
+    let input = orders(60);
+    for profile in ["compat", "lean"] {
+        let r = tc.expect(&["compress", "--profile", profile], input.as_bytes(), 0);
+        assert_eq!(r.stdout, input.as_bytes(), "{profile}");
+        let report = r.stderr_str();
+        assert_eq!(report.lines().count(), 1, "{report}");
+        let v: serde_json::Value = serde_json::from_str(&report).unwrap();
+        assert_eq!(v["error"], "cave_ccr_unavailable", "{report}");
+        assert_eq!(v["tokens_after"], v["tokens_before"], "{report}");
+        assert!(v.get("recovery_handle").is_none(), "{report}");
+    }
+}
+
 #[test]
 fn store_open_errors() {
     let tc = TestCommand::new().env("CAVEMAN_CCR_MAX_BYTES", "x");
     for args in [
-        &["compress"][..],
-        &["stats"],
+        &["stats"][..],
         &["retrieve", "ccr_00000000000000000000000000000000"],
     ] {
         let r = tc.expect(args, b"", 1);
@@ -370,6 +385,8 @@ fn store_open_errors() {
             "cannot open recovery store: CAVEMAN_CCR_MAX_BYTES must be a positive integer\n"
         );
     }
+    // compress loses nothing: the input passes through, the report says why.
+    assert_passes_through_unstored(&tc);
     // detect and toon never open the store.
     tc.expect(&["detect"], b"x", 0);
     let tc = TestCommand::new().env("CAVEMAN_HOME", "/dev/null/x");
@@ -378,6 +395,7 @@ fn store_open_errors() {
         r.stderr_str(),
         "cannot create ~/.caveman: mkdir /dev/null: not a directory\n"
     );
+    assert_passes_through_unstored(&tc);
     let mut cmd = TestCommand::new().command(&["stats"]);
     cmd.env_remove("CAVEMAN_HOME").env_remove("HOME");
     let out = cmd.output().unwrap();
@@ -389,13 +407,18 @@ fn shared_state_directory_is_refused() {
     let tc = TestCommand::new();
     let home = tc.home.path().to_path_buf();
     std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o777)).unwrap();
-    let r = tc.expect(&["compress"], b"x", 1);
+    let r = tc.expect(&["stats"], b"", 1);
     assert_eq!(
         r.stderr_str(),
         format!(
             "cannot open recovery store: sqlite parent \"{}\" is group/world writable\n",
             std::fs::canonicalize(&home).unwrap().display()
         )
+    );
+    assert_passes_through_unstored(&tc);
+    assert!(
+        !home.join("ccr").exists(),
+        "no store created under a shared home"
     );
     let tc2 = TestCommand::new()
         .env("CAVEMAN_HOME", home.to_str().unwrap())

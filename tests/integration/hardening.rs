@@ -145,6 +145,32 @@ fn a_store_directory_others_can_write_is_refused() {
 }
 
 #[test]
+fn a_group_writable_store_directory_passes_the_input_through() {
+    let other = TempDir::new("group");
+    let dir = other.path().join("ccr");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o770)).unwrap();
+    let tc = TestCommand::new().env("CAVEMAN_CCR_DIR", dir.to_str().unwrap());
+    let input = table(100, "group");
+    for profile in ["compat", "lean"] {
+        let r = tc.expect(&["compress", "--profile", profile], input.as_bytes(), 0);
+        assert_eq!(r.stdout, input.as_bytes(), "the payload is not lost");
+        assert_eq!(r.report()["error"], "cave_ccr_unavailable");
+    }
+    let r = tc.expect(&["stats"], b"", 1);
+    assert!(
+        r.stderr_str().contains("group/world writable"),
+        "{}",
+        r.stderr_str()
+    );
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "nothing written"
+    );
+}
+
+#[test]
 fn a_store_directory_owned_by_another_user_is_refused() {
     if !is_root() {
         crate::util::skipped(
