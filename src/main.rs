@@ -5,6 +5,13 @@ fn main() {
     let args: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
+    // A file-size limit (`ulimit -f`) makes a write fail with EFBIG, which
+    // the store treats like a full disk (the input passes through), instead
+    // of killing the process mid-pipeline with SIGXFSZ.
+    // SAFETY: setting a signal's disposition to SIG_IGN has no preconditions.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     let code = match caveman_engine::on_large_stack(move || caveman_engine::run(&args)) {
         Ok(()) => 0,
         Err(e) => {

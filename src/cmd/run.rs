@@ -8,7 +8,7 @@
 
 use std::io::Read;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-use std::os::unix::process::ExitStatusExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
 
@@ -61,12 +61,25 @@ pub fn run(args: &[String]) -> Result<()> {
         return Err(Error::usage(format!("run: no command after --\n{USAGE}")));
     };
     let (reader, w1, w2) = pipe().map_err(|e| Error::fatal(format!("run: pipe: {e}")))?;
-    let spawned = Command::new(program)
+    let mut command = Command::new(program);
+    // SAFETY: the closure runs between fork and exec and only calls
+    // signal(2), which is async-signal-safe.
+    unsafe {
+        // main ignores SIGXFSZ; the command gets the default back.
+        command.pre_exec(|| {
+            libc::signal(libc::SIGXFSZ, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    let spawned = command
         .args(rest)
         .stdin(Stdio::inherit())
         .stdout(Stdio::from(w1))
         .stderr(Stdio::from(w2))
         .spawn();
+    // The builder holds the pipe's write ends: drop them, or the read
+    // below never sees EOF.
+    drop(command);
     let mut child = match spawned {
         Ok(c) => c,
         Err(e) => {

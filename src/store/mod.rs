@@ -87,11 +87,12 @@ pub enum PutError {
 }
 
 impl PutError {
-    /// A failed write: a full disk or quota counts as the budget refusal
-    /// (store.md §3 step 5), anything else as unavailable.
+    /// A failed write: a full disk, a quota or a file-size limit
+    /// (`ulimit -f`) counts as the budget refusal (store.md §3 step 5),
+    /// anything else as unavailable.
     fn from_io(e: &io::Error) -> PutError {
         match e.raw_os_error() {
-            Some(libc::ENOSPC | libc::EDQUOT) => PutError::Budget,
+            Some(libc::ENOSPC | libc::EDQUOT | libc::EFBIG) => PutError::Budget,
             _ => PutError::Io(go_errno(e)),
         }
     }

@@ -267,3 +267,37 @@ fn deeply_nested_html_passes_through_in_linear_time() {
     let r = tc.expect(&["compress", "--type", "html"], &shallow, 0);
     assert!(r.stdout.len() < shallow.len());
 }
+
+#[test]
+fn a_file_size_limit_is_a_full_disk_not_a_signal() {
+    // `ulimit -f 64`: no file may grow past 32 KB.
+    let tc = TestCommand::new().wrapped(&["sh", "-c", "ulimit -f 64 && exec \"$0\" \"$@\""]);
+    let big = table(8000, "fsize");
+    assert!(big.len() > 100_000);
+    let r = tc.expect(&["compress"], big.as_bytes(), 0);
+    assert_eq!(r.stdout, big.as_bytes(), "the payload is not lost");
+    assert_eq!(r.report()["error"], "cave_ccr_budget_exceeded");
+    let dir = store_dir(&tc);
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n != ".lock")
+        .collect();
+    assert!(left.is_empty(), "no temporary file left: {left:?}");
+    // What fits is still stored.
+    let small = table(100, "fsize");
+    let r = tc.expect(&["compress"], small.as_bytes(), 0);
+    let handle = r.handle().expect("stored under the limit");
+    let back = tc.expect(&["retrieve", &handle], b"", 0);
+    assert_eq!(back.stdout, small.as_bytes());
+    // `run` gives its command the default disposition back.
+    let script = format!(
+        "head -c 100000 /dev/zero > '{}'",
+        tc.home.path().join("f.bin").display()
+    );
+    tc.expect(
+        &["run", "--", "sh", "-c", &script],
+        b"",
+        128 + libc::SIGXFSZ,
+    );
+}
