@@ -301,3 +301,32 @@ fn a_file_size_limit_is_a_full_disk_not_a_signal() {
         128 + libc::SIGXFSZ,
     );
 }
+
+#[test]
+fn secrets_never_reach_the_invariants() {
+    let rows: Vec<String> = (0..40)
+        .map(|i| {
+            format!(
+                r#"{{"id":{i},"name":"svc{i}","db":{{"host":"h","password":"hunter2"}},"cfg":{{"a":{{"pwd":"s3cr3t"}}}},"k":"AKIAIOSFODNN7EXAMPLE_prod","k2":"prod_AKIAIOSFODNN7EXAMPLE","k3":"AKIAIOSFODNN7EXAMPLEX","sk":"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}}"#
+            )
+        })
+        .collect();
+    let input = format!("[{}]", rows.join(",\n"));
+    let tc = TestCommand::new();
+    for profile in ["compat", "lean"] {
+        let r = tc.expect(&["compress", "--profile", profile], input.as_bytes(), 0);
+        let view = String::from_utf8(r.stdout).unwrap();
+        let start = view.find("__caveman_invariants__").expect("a summary");
+        let summary = &view[start..start + view[start..].find("\"}").unwrap()];
+        for secret in ["hunter2", "s3cr3t", "AKIA", "wJalrXUtnFEMI"] {
+            assert!(
+                !summary.contains(secret),
+                "{profile}: {secret} in {summary}"
+            );
+        }
+        assert!(
+            summary.contains("id=") || summary.contains("id "),
+            "{summary}"
+        );
+    }
+}

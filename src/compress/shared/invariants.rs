@@ -25,27 +25,7 @@ const MAX_ENUM_VALUE: usize = 24;
 /// Dense coverage reads digit runs of at most this many digits.
 const MAX_DENSE_DIGITS: usize = 18;
 
-/// Name fragments that keep a field out of every summary (matched as
-/// `(?i)(secret|passw|token|api[_-]?key|authoriz|credential|cookie|session)`).
-const SECRET_FRAGMENTS: [&str; 10] = [
-    "secret",
-    "passw",
-    "token",
-    "apikey",
-    "api_key",
-    "api-key",
-    "authoriz",
-    "credential",
-    "cookie",
-    "session",
-];
-
-fn is_secret_name(name: &str) -> bool {
-    let folded = crate::go::unicode::fold_str(name);
-    SECRET_FRAGMENTS
-        .iter()
-        .any(|f| contains_bytes(folded.as_bytes(), f.as_bytes()))
-}
+use super::secrets::is_secret_name;
 
 /// Substring test for the short names and values of a summary, where a
 /// plain scan beats a searcher's setup.

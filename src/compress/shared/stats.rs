@@ -165,26 +165,7 @@ pub fn statable(v: &str) -> bool {
         && !holds_credential(v)
 }
 
-/// Name fragments that keep a field out of every summary.
-const SECRET_FRAGMENTS: [&str; 11] = [
-    "secret",
-    "passw",
-    "passwd",
-    "token",
-    "apikey",
-    "api_key",
-    "api-key",
-    "authoriz",
-    "credential",
-    "cookie",
-    "session",
-];
-
-pub fn is_secret_name(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    SECRET_FRAGMENTS.iter().any(|f| lower.contains(f))
-        || lower.ends_with("key") && (lower.contains("private") || lower.contains("access"))
-}
+pub use super::secrets::is_secret_name;
 
 /// Fields of a collection of units, in order of first appearance.
 #[derive(Debug, Default)]
