@@ -243,7 +243,7 @@ pub fn command() -> Command {
                     Command::new("prune")
                         .about(
                             "Remove records unused for a while, or the least recently used beyond \
-                             a size",
+                             a size (and any damaged record)",
                         )
                         .arg(
                             Arg::new("older-than")
@@ -263,9 +263,15 @@ pub fn command() -> Command {
                     Command::new("verify")
                         .about(
                             "Check every record's lengths, checksum and handle; exit 1 if any is \
-                             damaged",
+                             damaged (and not removed)",
                         )
-                        .after_help("Example:\n  caveman-engine store verify"),
+                        .arg(
+                            Arg::new("repair")
+                                .long("repair")
+                                .action(clap::ArgAction::SetTrue)
+                                .help("Remove the damaged records (they hold nothing retrievable)"),
+                        )
+                        .after_help("Example:\n  caveman-engine store verify --repair"),
                 )
                 .subcommand(
                     Command::new("path")

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::go::json::json_str;
 
 const USAGE: &str = "usage: caveman-engine store list [--json] | rm HANDLE... | \
-                     prune --older-than DURATION | --max-bytes N | verify | path";
+                     prune --older-than DURATION | --max-bytes N | verify [--repair] | path";
 
 fn open() -> Result<crate::store::Store> {
     super::open_store()
@@ -25,7 +25,11 @@ pub fn run(args: &[String]) -> Result<()> {
         "list" => list(rest),
         "rm" => remove(rest),
         "prune" => prune(rest),
-        "verify" => verify(),
+        "verify" => match rest {
+            [] => verify(false),
+            [f] if f == "--repair" => verify(true),
+            _ => Err(Error::usage(USAGE)),
+        },
         "path" => out(&format!("{}\n", open()?.dir().display())),
         _ => Err(Error::usage(USAGE)),
     }
@@ -188,22 +192,31 @@ fn prune(args: &[String]) -> Result<()> {
     ))
 }
 
-fn verify() -> Result<()> {
+fn verify(repair: bool) -> Result<()> {
     let v = open()?
-        .verify()
+        .verify(repair)
         .map_err(|e| Error::fatal(format!("store verify: {e}")))?;
     let mut text = String::new();
     for (h, why) in &v.damaged {
-        text.push_str(&format!("{h}  DAMAGED: {why}\n"));
+        let fate = if v.removed.contains(h) {
+            " (removed)"
+        } else {
+            ""
+        };
+        text.push_str(&format!("{h}  DAMAGED: {why}{fate}\n"));
     }
     text.push_str(&format!(
-        "{} healthy, {} damaged, {} temporary files\n",
+        "{} healthy, {} damaged, {} temporary files",
         v.healthy,
         v.damaged.len(),
         v.temp_files
     ));
+    if repair {
+        text.push_str(&format!("; {} removed", v.removed.len()));
+    }
+    text.push('\n');
     out(&text)?;
-    if v.damaged.is_empty() {
+    if v.damaged.len() == v.removed.len() {
         Ok(())
     } else {
         Err(Error::fatal(format!(

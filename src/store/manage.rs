@@ -42,6 +42,8 @@ pub struct Verified {
     pub healthy: u64,
     /// Handle and reason of each damaged record.
     pub damaged: Vec<(String, String)>,
+    /// With `repair`: the damaged records removed.
+    pub removed: Vec<String>,
     pub temp_files: u64,
 }
 
@@ -115,8 +117,18 @@ impl Store {
     ) -> Result<Pruned, String> {
         let entries = self.list()?;
         let now = SystemTime::now();
-        let mut total: u64 = entries.iter().map(|e| e.bytes).sum();
         let mut done = Pruned::default();
+        // Damaged records hold nothing retrievable: always removed, and
+        // never counted against `max_bytes`.
+        let (damaged, entries): (Vec<_>, Vec<_>) =
+            entries.into_iter().partition(|e| e.damaged.is_some());
+        for e in &damaged {
+            let h = Handle::parse(&e.handle).expect("listed handles are valid");
+            if self.remove_damaged(&h)? {
+                done.removed.push(e.handle.clone());
+            }
+        }
+        let mut total: u64 = entries.iter().map(|e| e.bytes).sum();
         for e in &entries {
             let too_old = older_than
                 .is_some_and(|limit| now.duration_since(e.used).is_ok_and(|age| age > limit));
@@ -147,8 +159,10 @@ impl Store {
         Ok(done)
     }
 
-    /// Reads every record through all of its checks.
-    pub fn verify(&self) -> Result<Verified, String> {
+    /// Reads every record through all of its checks; with `repair`, removes
+    /// each damaged one (re-checked under the write lock, so a record a
+    /// writer has just replaced is kept).
+    pub fn verify(&self, repair: bool) -> Result<Verified, String> {
         self.usable()?;
         if self.is_in_memory() {
             return Err("an in-memory store has no records to manage".into());
@@ -158,10 +172,29 @@ impl Store {
             match self.read_verified(&h) {
                 Ok(_) => v.healthy += 1,
                 Err(GetError::NotFound) => {}
-                Err(why) => v.damaged.push((h.as_str().to_string(), why.to_string())),
+                Err(why) => {
+                    if repair && self.remove_damaged(&h)? {
+                        v.removed.push(h.as_str().to_string());
+                    }
+                    v.damaged.push((h.as_str().to_string(), why.to_string()));
+                }
             }
         }
         v.temp_files = lock::temp_files(&self.dir).map_or(0, |t| t.len() as u64);
         Ok(v)
+    }
+
+    /// Removes the record of `h` if it is still damaged, under the lock.
+    fn remove_damaged(&self, h: &Handle) -> Result<bool, String> {
+        let _lock = lock::acquire(&self.dir).map_err(|e| go_errno(&e))?;
+        match self.read_verified(h) {
+            Ok(_) | Err(GetError::NotFound) => return Ok(false),
+            Err(_) => {}
+        }
+        match fs::remove_file(self.record_path(h)) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(go_errno(&e)),
+        }
     }
 }

@@ -461,13 +461,11 @@ impl Store {
     fn used(&self) -> io::Result<u64> {
         let mut used = 0u64;
         for h in self.handles()? {
-            match self.read_header(&h) {
-                Ok(hd) => used += hd.original_len + hd.metadata_len,
-                Err(_) => {
-                    used += fs::symlink_metadata(self.record_path(&h))
-                        .map(|m| m.size())
-                        .unwrap_or(0)
-                }
+            // A damaged record (a sparse file of any apparent size, a
+            // truncated write) holds nothing retrievable: it does not count
+            // (`store verify --repair` and `store prune` remove it).
+            if let Ok(hd) = self.read_header(&h) {
+                used += hd.original_len + hd.metadata_len;
             }
         }
         Ok(used)

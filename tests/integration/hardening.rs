@@ -330,3 +330,43 @@ fn secrets_never_reach_the_invariants() {
         );
     }
 }
+
+#[test]
+fn a_damaged_sparse_record_does_not_count_toward_the_budget() {
+    let tc = TestCommand::new();
+    let first = tc
+        .expect(&["compress"], table(100, "first").as_bytes(), 0)
+        .handle()
+        .unwrap();
+    let dir = store_dir(&tc);
+    // 600 MB apparent size, no data: more than the whole default budget.
+    let fake = dir.join("ccr_0123456789abcdef0123456789abcdef");
+    std::fs::File::create(&fake)
+        .unwrap()
+        .set_len(600 << 20)
+        .unwrap();
+    let input = table(200, "after");
+    let r = tc.expect(&["compress"], input.as_bytes(), 0);
+    assert!(r.report().get("error").is_none(), "{}", r.stderr_str());
+    assert!(r.handle().is_some());
+    // verify names it and fails; --repair removes it and succeeds.
+    let r = tc.expect(&["store", "verify"], b"", 1);
+    let out = String::from_utf8(r.stdout).unwrap();
+    assert!(out.contains("2 healthy, 1 damaged"), "{out}");
+    let r = tc.expect(&["store", "verify", "--repair"], b"", 0);
+    let out = String::from_utf8(r.stdout).unwrap();
+    assert!(
+        out.contains("ccr_0123456789abcdef0123456789abcdef  DAMAGED")
+            && out.contains("(removed)")
+            && out.contains("1 removed"),
+        "{out}"
+    );
+    assert!(!fake.exists());
+    assert!(dir.join(&first).exists(), "healthy records stay");
+    tc.expect(&["store", "verify"], b"", 0);
+    // prune removes damaged records as well.
+    std::fs::write(&fake, b"CAVEMAN-not-a-record").unwrap();
+    let r = tc.expect(&["store", "prune", "--older-than", "30d"], b"", 0);
+    assert!(!fake.exists(), "{}", r.stderr_str());
+    assert!(dir.join(&first).exists());
+}
