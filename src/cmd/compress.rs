@@ -1,6 +1,6 @@
 //! `compress [--type T] [--query Q]` (spec/cli.md §3).
 
-use super::io::{read_stdin, write_stderr_line, write_stdout};
+use super::io::{write_stderr_line, write_stdout};
 use crate::content_type::ContentType;
 use crate::engine::{self, Options};
 use crate::error::{Error, Result};
@@ -129,8 +129,52 @@ pub fn run(args: &[String]) -> Result<()> {
     if extra.help {
         return super::help(&["compress"]);
     }
-    let input = read_stdin()?;
+    let input = match super::io::read_stdin_capped()? {
+        super::io::Stdin::Whole(input) => input,
+        // compat keeps the reference's cap (exit 1); lean loses nothing.
+        super::io::Stdin::TooLarge(head) if opts.profile == Profile::Lean => {
+            return pass_through_too_large(&head, &opts)
+        }
+        super::io::Stdin::TooLarge(_) => {
+            return Err(Error::fatal(format!(
+                "read stdin: cave_input_too_large: stdin exceeds {} bytes",
+                super::MAX_STDIN
+            )))
+        }
+    };
     publish(&input, &opts, &extra)
+}
+
+/// An input past [`super::MAX_STDIN`] under lean: written out as it comes,
+/// in constant memory, with `cave_input_too_large` in the report. Too large
+/// to count, its tokens are estimated at four bytes each; its type is
+/// detected from its first 64 KiB.
+fn pass_through_too_large(head: &[u8], opts: &Options) -> Result<()> {
+    let total =
+        super::io::pass_through_rest(head).map_err(|e| Error::fatal(format!("compress: {e}")))?;
+    let sample = &head[..head.len().min(64 << 10)];
+    let sample = match sample.iter().rposition(|&b| b == b'\n') {
+        Some(i) if i > 0 => &sample[..i],
+        _ => sample,
+    };
+    let content_type = match &opts.forced_type {
+        Some(t) => t.clone(),
+        None => crate::detect::detect_as(sample, opts.profile, false).ct,
+    };
+    let tokens = total.div_ceil(4) as usize;
+    let report = crate::report::Report {
+        content_type,
+        tokens_before: tokens,
+        tokens_after: tokens,
+        ratio: 0.0,
+        transformed: None,
+        error: Some(crate::report::StoreFailure::InputTooLarge),
+        profile: opts.profile,
+        budget: opts.budget,
+        over_budget: opts.budget.is_some_and(|b| tokens > b),
+    };
+    write_stderr_line(&report.to_json())
+        .map_err(|e| Error::fatal(format!("compress: write report: {e}")))
 }
 
 /// Compresses `input` and prints the view, the report and the account.

@@ -12,6 +12,23 @@ pub const MAX_STDIN: usize = 64 << 20;
 
 /// Reads stdin with the cap (cli.md §2).
 pub fn read_stdin() -> Result<Vec<u8>> {
+    match read_stdin_capped()? {
+        Stdin::Whole(buf) => Ok(buf),
+        Stdin::TooLarge(_) => Err(Error::fatal(format!(
+            "read stdin: cave_input_too_large: stdin exceeds {MAX_STDIN} bytes"
+        ))),
+    }
+}
+
+/// Standard input, whole, or the first [`MAX_STDIN`] + 1 bytes of one too
+/// large to hold (the rest still unread).
+pub enum Stdin {
+    Whole(Vec<u8>),
+    TooLarge(Vec<u8>),
+}
+
+/// Reads stdin up to one byte past [`MAX_STDIN`].
+pub fn read_stdin_capped() -> Result<Stdin> {
     // A redirected file says how big it is: read it into one buffer of
     // that size. A pipe does not: reserve room for the largest input
     // instead of doubling, where every copy would leave the old buffer's
@@ -29,7 +46,7 @@ pub fn read_stdin() -> Result<Vec<u8>> {
     match lock.read_to_end(&mut buf) {
         Ok(_) => {}
         // A closed fd 0 reads as empty input, as in the reference.
-        Err(e) if is_closed(&e) => return Ok(Vec::new()),
+        Err(e) if is_closed(&e) => return Ok(Stdin::Whole(Vec::new())),
         Err(e) => {
             return Err(Error::fatal(format!(
                 "read stdin: read /dev/stdin: {}",
@@ -38,11 +55,44 @@ pub fn read_stdin() -> Result<Vec<u8>> {
         }
     }
     if buf.len() > MAX_STDIN {
-        return Err(Error::fatal(format!(
-            "read stdin: cave_input_too_large: stdin exceeds {MAX_STDIN} bytes"
-        )));
+        return Ok(Stdin::TooLarge(buf));
     }
-    Ok(buf)
+    Ok(Stdin::Whole(buf))
+}
+
+/// Writes `head`, then copies the rest of stdin to stdout through a fixed
+/// buffer; returns the number of bytes written in all.
+pub fn pass_through_rest(head: &[u8]) -> std::result::Result<u64, String> {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let write_err = |e: io::Error| format!("write /dev/stdout: {}", errno_text(&e));
+    match out.write_all(head) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe || is_closed(&e) => {
+            return Ok(head.len() as u64)
+        }
+        r => r.map_err(write_err)?,
+    }
+    let mut total = head.len() as u64;
+    let mut buf = vec![0u8; 1 << 20];
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(format!("read /dev/stdin: {}", errno_text(&e))),
+        };
+        match out.write_all(&buf[..n]) {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe || is_closed(&e) => return Ok(total),
+            r => r.map_err(write_err)?,
+        }
+        total += n as u64;
+    }
+    match out.flush() {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe || is_closed(&e) => Ok(total),
+        r => r.map(|_| total).map_err(write_err),
+    }
 }
 
 /// The descriptor is not open (EBADF): the reference's runtime reopens a

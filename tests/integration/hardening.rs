@@ -370,3 +370,28 @@ fn a_damaged_sparse_record_does_not_count_toward_the_budget() {
     assert!(!fake.exists(), "{}", r.stderr_str());
     assert!(dir.join(&first).exists());
 }
+
+#[test]
+fn lean_passes_an_input_past_64_mib_through() {
+    let line = b"2026-01-01T00:00:00Z INFO request served path=/api/v1/items status=200\n";
+    let input: Vec<u8> = line
+        .iter()
+        .copied()
+        .cycle()
+        .take(((65 << 20) / line.len() + 1) * line.len())
+        .collect();
+    assert!(input.len() > 64 << 20);
+    let tc = TestCommand::new();
+    // compat keeps the reference's cap.
+    let r = tc.expect(&["compress"], &input, 1);
+    assert!(r.stdout.is_empty());
+    assert!(r.stderr_str().contains("cave_input_too_large"));
+    let r = tc.expect(&["compress", "--profile", "lean"], &input, 0);
+    assert!(r.stdout == input, "the input comes back byte for byte");
+    let report = r.report();
+    assert_eq!(report["error"], "cave_input_too_large");
+    assert_eq!(report["content_type"], "log");
+    assert_eq!(report["profile"], "lean");
+    assert_eq!(report["tokens_before"], report["tokens_after"]);
+    assert!(report.get("recovery_handle").is_none());
+}
