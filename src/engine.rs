@@ -76,7 +76,7 @@ pub struct Account {
 pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
     let mut clock = crate::timings::Clock::new("engine");
     std::thread::scope(|scope| {
-        let counter = scope.spawn(|| tokens::count(input));
+        let counter = crate::par::spawn(scope, || tokens::count(input));
         let (body, layers) = unwrap::unwrap(input);
         clock.mark("unwrap");
         let mut account = Account {
@@ -126,8 +126,8 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
         });
         // The handle (SHA-256 of the input) is computed beside the output's
         // count rather than after it.
-        let hasher =
-            (candidate.is_ok() || budget.is_some()).then(|| scope.spawn(|| Handle::of(input)));
+        let hasher = (candidate.is_ok() || budget.is_some())
+            .then(|| crate::par::spawn(scope, || Handle::of(input)));
         let candidate = candidate.map(|(out, reported, known, metadata)| {
             let after = known.unwrap_or_else(|| tokens::count(&out));
             (out, reported, after, metadata)
@@ -183,7 +183,7 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
                                 .and_then(|h| h.join().ok())
                                 .unwrap_or_else(|| Handle::of(input));
                             let v = crate::budget::smallest(&ct, &body, &h, before);
-                            hasher = Some(scope.spawn(move || h));
+                            hasher = Some(crate::par::spawn(scope, move || h));
                             v
                         }
                     };

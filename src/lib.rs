@@ -20,7 +20,8 @@ pub(crate) mod go;
 pub(crate) mod gofmt;
 pub mod mcp;
 pub(crate) mod narrow;
-pub(crate) mod par;
+#[doc(hidden)]
+pub mod par;
 pub mod profile;
 pub mod report;
 pub mod store;
@@ -53,7 +54,13 @@ where
 {
     let mut f = Some(f);
     let slot = std::sync::Arc::new(std::sync::Mutex::new(None::<F>));
-    for size in std::iter::once(STACK_BYTES).chain(FALLBACK_STACKS) {
+    // Under `ulimit -v`, a stack of at most a quarter of the limit: the
+    // rest is the binary's and the work's.
+    let cap = address_space_limit().map_or(usize::MAX, |l| l / 4);
+    let sizes = std::iter::once(STACK_BYTES)
+        .chain(FALLBACK_STACKS)
+        .filter(|&s| s <= cap || s == FALLBACK_STACKS[FALLBACK_STACKS.len() - 1]);
+    for size in sizes {
         *slot.lock().unwrap_or_else(|p| p.into_inner()) = f.take();
         let shared = std::sync::Arc::clone(&slot);
         let spawned = std::thread::Builder::new().stack_size(size).spawn(move || {
@@ -78,6 +85,18 @@ where
         Some(f) => f(),
         None => Err(Error::fatal("caveman-engine: internal error: no work")),
     }
+}
+
+/// The address-space limit (`ulimit -v`) in bytes, if any.
+fn address_space_limit() -> Option<usize> {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct it is given.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } == 0;
+    (ok && r.rlim_cur != libc::RLIM_INFINITY)
+        .then(|| usize::try_from(r.rlim_cur).unwrap_or(usize::MAX))
 }
 
 /// Runs `f` on a thread with the binary's stack size (deep-nesting tests).

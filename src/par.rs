@@ -3,15 +3,72 @@
 //! workers the same way and a worker's panic is never turned into a
 //! silently wrong (default) result.
 
-/// Threads a data-parallel phase uses: every core, at most 8.
+/// Threads a data-parallel phase uses: every core, at most 8; one where
+/// the address space is limited (each thread's stack and allocator arena
+/// would take a share of it).
 /// Asked once: `available_parallelism` reads cgroup files on every call.
 pub fn workers() -> usize {
     static WORKERS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *WORKERS.get_or_init(|| {
+        if address_space_limited() {
+            return 1;
+        }
         std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .min(8)
     })
+}
+
+/// Whether `ulimit -v` (RLIMIT_AS) limits this process's address space.
+pub fn address_space_limited() -> bool {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct it is given.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } == 0;
+    ok && r.rlim_cur != libc::RLIM_INFINITY
+}
+
+/// A task started beside the calling thread, or, when no thread can be
+/// started (a limited address space), run by [`Task::join`] instead.
+pub enum Task<'s, T> {
+    Thread(std::thread::ScopedJoinHandle<'s, T>),
+    Later(Box<dyn FnOnce() -> T + Send + 's>),
+}
+
+impl<T> Task<'_, T> {
+    /// The task's result; a thread's panic as `Err`.
+    pub fn join(self) -> std::thread::Result<T> {
+        match self {
+            Task::Thread(h) => h.join(),
+            Task::Later(f) => Ok(f()),
+        }
+    }
+}
+
+/// Starts `f` on a scoped thread when one can be started (and threads are
+/// used at all), else defers it to [`Task::join`].
+pub fn spawn<'s, 'e, T: Send + 's>(
+    scope: &'s std::thread::Scope<'s, 'e>,
+    f: impl FnOnce() -> T + Send + 's,
+) -> Task<'s, T> {
+    if workers() == 1 {
+        return Task::Later(Box::new(f));
+    }
+    let slot = std::sync::Arc::new(std::sync::Mutex::new(Some(f)));
+    let shared = std::sync::Arc::clone(&slot);
+    let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
+        let f = shared.lock().unwrap_or_else(|p| p.into_inner()).take();
+        f.map(|f| f()).expect("a task runs once")
+    });
+    match spawned {
+        Ok(h) => Task::Thread(h),
+        Err(_) => {
+            let f = slot.lock().unwrap_or_else(|p| p.into_inner()).take();
+            Task::Later(Box::new(f.expect("the task never started")))
+        }
+    }
 }
 
 /// Parts for `len` items when each part should get at least `min_part`
@@ -42,7 +99,7 @@ pub fn map<I: Send, R: Send>(parts: Vec<I>, f: impl Fn(I) -> R + Sync) -> Vec<R>
     };
     let f = &f;
     std::thread::scope(|scope| {
-        let handles: Vec<_> = parts.map(|p| scope.spawn(move || f(p))).collect();
+        let handles: Vec<_> = parts.map(|p| spawn(scope, move || f(p))).collect();
         let mut out = Vec::with_capacity(handles.len() + 1);
         out.push(f(first));
         for h in handles {

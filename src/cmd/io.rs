@@ -34,10 +34,17 @@ pub fn read_stdin_capped() -> Result<Stdin> {
     // instead of doubling, where every copy would leave the old buffer's
     // pages with the allocator. Pages the input does not fill are never
     // touched, so the reservation costs address space, not memory.
+    // Under a limited address space (`ulimit -v`) the reservation would
+    // take what the work needs: grow instead.
+    let pipe_room = if crate::par::address_space_limited() {
+        0
+    } else {
+        MAX_STDIN
+    };
     let room = std::fs::metadata("/dev/stdin")
         .ok()
         .filter(|m| m.is_file())
-        .map_or(MAX_STDIN, |m| m.len().min(MAX_STDIN as u64) as usize);
+        .map_or(pipe_room, |m| m.len().min(MAX_STDIN as u64) as usize);
     let mut buf = Vec::new();
     // Where address space is limited, fall back to growing.
     let _ = buf.try_reserve_exact(room + 1);

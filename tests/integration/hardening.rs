@@ -395,3 +395,38 @@ fn lean_passes_an_input_past_64_mib_through() {
     assert_eq!(report["tokens_before"], report["tokens_after"]);
     assert!(report.get("recovery_handle").is_none());
 }
+
+#[test]
+fn a_small_address_space_is_enough_for_small_inputs() {
+    // 100 MB, or room for a larger (debug) binary plus the same headroom.
+    let binary = std::fs::metadata(crate::util::bin()).unwrap().len() / 1024;
+    let limit_kb = (100_000).max(binary + 56_000);
+    let script = format!("ulimit -v {limit_kb} && exec \"$0\" \"$@\"");
+    let tc = TestCommand::new().wrapped(&["sh", "-c", &script]);
+    let r = tc.expect(&["version"], b"", 0);
+    assert!(r.stdout.starts_with(b"caveman-engine "));
+    let r = tc.expect(&["detect", "--profile", "lean"], b"hi\n", 0);
+    assert_eq!(r.stdout, b"text\n");
+    let input = table(300, "small");
+    for profile in ["compat", "lean"] {
+        let r = tc.expect(&["compress", "--profile", profile], input.as_bytes(), 0);
+        let h = r.handle().expect("stored");
+        assert_eq!(
+            tc.expect(&["retrieve", &h], b"", 0).stdout,
+            input.as_bytes()
+        );
+    }
+    // Past what the limit allows: an exit status with one line, never a
+    // signal.
+    let big = table(400_000, "big");
+    let r = tc.run(&["compress", "--profile", "lean"], big.as_bytes());
+    assert!(
+        r.code == 0 || r.code == 1,
+        "exit {}: {}",
+        r.code,
+        r.stderr_str()
+    );
+    if r.code == 1 {
+        assert_eq!(r.stderr_str().lines().count(), 1, "{}", r.stderr_str());
+    }
+}
