@@ -157,6 +157,41 @@ fn token_sep(c: char) -> bool {
     c.is_whitespace() || ",;:=|/\\()[]{}<>\"'@&?\u{0}".contains(c)
 }
 
+/// True when a line is its own template: ASCII with no digit, quote, NUL
+/// or run of six hex letters, single spaces between words only (no rule of
+/// [`template`] can change it). Most lines of prose and many of a log's
+/// are; they skip the template's passes and allocations.
+pub fn is_own_template(line: &str) -> bool {
+    let b = line.as_bytes();
+    if b.first() == Some(&b' ') || b.last() == Some(&b' ') {
+        return false;
+    }
+    let mut hex_run = 0;
+    let mut prev_space = false;
+    for &c in b {
+        if !c.is_ascii()
+            || c.is_ascii_digit()
+            || c == b'"'
+            || c == b'\''
+            || c == 0
+            || (c.is_ascii_whitespace() && c != b' ')
+            || (c == b' ' && prev_space)
+        {
+            return false;
+        }
+        prev_space = c == b' ';
+        hex_run = if c.is_ascii_hexdigit() {
+            hex_run + 1
+        } else {
+            0
+        };
+        if hex_run >= 6 {
+            return false;
+        }
+    }
+    true
+}
+
 /// A line's template: a leading timestamp removed; every other timestamp,
 /// quoted text, UUID, word holding a digit and run of 6+ hex digits a
 /// variable `<*>`; adjacent or comma-separated variables merged;
@@ -335,24 +370,74 @@ pub(crate) fn cut(
         }
         i += 1;
     }
-    // One exemplar per frequent template.
-    let templates: Vec<String> = crate::par::map(crate::par::ranges(n, 4096), |r| {
-        r.map(|i| template(doc.lines[i])).collect::<Vec<_>>()
-    })
-    .concat();
-    let mut counts: FxHashMap<&str, (usize, usize)> = FxHashMap::default();
-    for &i in &non_blank {
-        let e = counts.entry(templates[i].as_str()).or_insert((0, i));
-        e.0 += 1;
+    // One exemplar per frequent template. Each line gets its template's
+    // number (4 bytes a line, not a string): every part names its own
+    // templates, then the parts' numbers are joined in order.
+    let parts: Vec<(Vec<u32>, Vec<String>)> = crate::par::map(crate::par::ranges(n, 4096), |r| {
+        let mut ids: FxHashMap<String, u32> = FxHashMap::default();
+        let mut names: Vec<String> = Vec::new();
+        let local: Vec<u32> = r
+            .map(|i| {
+                let line = doc.lines[i];
+                let found = if is_own_template(line) {
+                    ids.get(line).copied()
+                } else {
+                    None
+                };
+                if let Some(id) = found {
+                    return id;
+                }
+                let t = template(line);
+                match ids.get(&t) {
+                    Some(&id) => id,
+                    None => {
+                        let id = names.len() as u32;
+                        names.push(t.clone());
+                        ids.insert(t, id);
+                        id
+                    }
+                }
+            })
+            .collect();
+        (local, names)
+    });
+    let mut names: Vec<String> = Vec::new();
+    let mut global: FxHashMap<String, u32> = FxHashMap::default();
+    let mut template_of: Vec<u32> = Vec::with_capacity(n);
+    for (local, part_names) in parts {
+        let map: Vec<u32> = part_names
+            .into_iter()
+            .map(|t| match global.get(&t) {
+                Some(&id) => id,
+                None => {
+                    let id = names.len() as u32;
+                    names.push(t.clone());
+                    global.insert(t, id);
+                    id
+                }
+            })
+            .collect();
+        template_of.extend(local.into_iter().map(|l| map[l as usize]));
     }
-    let mut by_count: Vec<(&str, usize, usize)> =
-        counts.iter().map(|(t, &(c, f))| (*t, c, f)).collect();
+    drop(global);
+    let mut tally: Vec<(usize, usize)> = vec![(0, usize::MAX); names.len()];
+    for &i in &non_blank {
+        let e = &mut tally[template_of[i] as usize];
+        e.0 += 1;
+        e.1 = e.1.min(i);
+    }
+    let mut by_count: Vec<(&str, usize, usize)> = tally
+        .iter()
+        .enumerate()
+        .filter(|(_, &(c, _))| c > 0)
+        .map(|(t, &(c, f))| (names[t].as_str(), c, f))
+        .collect();
     by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
     let total = non_blank.len();
     let mut shown: FxHashSet<&str> = FxHashSet::default();
-    for (i, t) in templates.iter().enumerate() {
+    for (i, &t) in template_of.iter().enumerate() {
         if keep.get(i) {
-            shown.insert(t.as_str());
+            shown.insert(names[t as usize].as_str());
         }
     }
     for &(t, c, first) in by_count.iter().take(MAX_EXEMPLARS) {
@@ -438,6 +523,34 @@ pub(crate) fn join(doc: &Lines<'_>, pieces: &Pieces) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plain_line_is_its_own_template() {
+        for l in [
+            "a",
+            "hello world",
+            "INFO request served path=/api/items status=ok",
+            "fn main() {",
+            "",
+            "- [x] done: yes, (maybe) <tag> & more",
+        ] {
+            assert!(is_own_template(l), "{l}");
+            assert_eq!(template(l), l);
+        }
+        for l in [
+            "a  b",
+            " a",
+            "a\tb",
+            "id 12",
+            "say \"x\"",
+            "it's",
+            "abcdef",
+            "caf\u{e9}",
+            "a\u{0}b",
+        ] {
+            assert!(!is_own_template(l), "{l}");
+        }
+    }
 
     #[test]
     fn templates_mask_variables() {
