@@ -66,9 +66,11 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
         cr: raw.cr,
     };
     let joined = lean::join(&doc, &Pieces::all(doc.len()));
-    if let Ok(t) = std::str::from_utf8(&joined) {
-        if let Some(c) = super::tabular::lean_aligned(t, query, TAIL, budget) {
-            return Ok(c);
+    if may_be_aligned(&doc.lines) {
+        if let Ok(t) = std::str::from_utf8(&joined) {
+            if let Some(c) = super::tabular::lean_aligned(t, query, TAIL, budget) {
+                return Ok(c);
+            }
         }
     }
     let rules = lean::Rules {
@@ -81,6 +83,27 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
         // Short output: the cleaned lines.
         None => Ok(Compressed::new(joined)),
     }
+}
+
+/// Whether the lines can be an aligned table at all (cheap, no
+/// allocation): some lines drawn with bars, or most lines (80 %) long
+/// enough for columns. Spares building the table parser's per-line state
+/// for output that is plainly not one.
+fn may_be_aligned(lines: &[&str]) -> bool {
+    let (mut content, mut long, mut barred) = (0usize, 0usize, 0usize);
+    for l in lines {
+        if l.trim().is_empty() {
+            continue;
+        }
+        content += 1;
+        if l.len() >= 8 && l.chars().nth(7).is_some() {
+            long += 1;
+        }
+        if l.contains(['│', '┃', '|']) {
+            barred += 1;
+        }
+    }
+    barred > crate::table::aligned::MIN_ROWS || long * 10 >= content * 8
 }
 
 /// The terminal view of `text` (terminal.md §3).

@@ -191,14 +191,19 @@ fn columns(lines: &[&str], content: &[usize]) -> Option<Aligned> {
     if body.len() < MIN_ROWS + 1 {
         return None;
     }
-    let chars: Vec<Vec<char>> = body.iter().map(|&i| lines[i].chars().collect()).collect();
-    let mut lens: Vec<usize> = chars.iter().map(Vec::len).collect();
+    let mut lens: Vec<usize> = body.iter().map(|&i| lines[i].chars().count()).collect();
     lens.sort_unstable();
     // Gutters only where most rows still have text.
     let reach = lens[lens.len() / 10];
+    drop(lens);
     if reach < 8 {
         return None;
     }
+    // Only the first `reach` characters of a row are looked at.
+    let chars: Vec<Vec<char>> = body
+        .iter()
+        .map(|&i| lines[i].chars().take(reach).collect())
+        .collect();
     let blank = |p: usize| chars.iter().all(|c| c.get(p).is_none_or(|ch| *ch == ' '));
     let mut cols = Vec::new();
     let mut start = None;
