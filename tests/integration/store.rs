@@ -191,7 +191,7 @@ fn read_only_store_passes_through() {
 #[test]
 fn full_store_passes_through_and_leaves_nothing_behind() {
     // A file-size limit makes every write past 8 blocks fail (EFBIG, with
-    // SIGXFSZ ignored) as a full disk would, mid-record.
+    // SIGXFSZ ignored) as a full disk would, mid-record: the budget refusal.
     let tc = TestCommand::new().wrapped(&[
         "sh",
         "-c",
@@ -206,7 +206,7 @@ fn full_store_passes_through_and_leaves_nothing_behind() {
     let input = table(3000, "full");
     assert!(input.len() > 16 * 512);
     let r = tc.expect(&["compress"], input.as_bytes(), 0);
-    assert_passed_through(&r, &input, "cave_ccr_unavailable");
+    assert_passed_through(&r, &input, "cave_ccr_budget_exceeded");
     let names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -236,10 +236,14 @@ fn missing_store_directory_is_created_again() {
 fn store_path_taken_by_a_file_is_a_clear_error() {
     let tc = TestCommand::new();
     std::fs::write(tc.home.path().join("ccr"), b"not a dir").unwrap();
-    let r = tc.run(&["compress"], table(100, "x").as_bytes());
+    let r = tc.run(&["stats"], b"");
     assert_eq!(r.code, 1);
     assert!(r.stdout.is_empty());
     assert!(r.stderr_str().starts_with("cannot open recovery store: "));
+    // compress loses nothing: the input passes through.
+    let input = table(100, "x");
+    let r = tc.expect(&["compress"], input.as_bytes(), 0);
+    assert_passed_through(&r, &input, "cave_ccr_unavailable");
 }
 
 fn is_root() -> bool {
