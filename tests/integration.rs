@@ -14,6 +14,8 @@ mod hardening;
 mod lines;
 #[path = "integration/mcp.rs"]
 mod mcp;
+#[path = "integration/object_store.rs"]
+mod object_store;
 #[path = "integration/properties.rs"]
 mod properties;
 #[path = "integration/schemas.rs"]

@@ -57,7 +57,8 @@ pub fn render(st: &Stats) -> String {
         ",\n  \"max_storage_bytes\": {}",
         st.max_storage_bytes
     ));
-    if st.storage_bytes >= st.max_storage_bytes {
+    // 0: an object store, which has no byte budget.
+    if st.max_storage_bytes > 0 && st.storage_bytes >= st.max_storage_bytes {
         out.push_str(",\n  \"storage_full\": true");
     }
     // Not in the reference (its store cannot hold a damaged row); only

@@ -54,6 +54,37 @@ impl Store {
         if self.is_in_memory() {
             return Err("an in-memory store has no records to manage".into());
         }
+        if let Some(r) = &self.remote {
+            let mut out: Vec<Entry> = r
+                .list()?
+                .into_iter()
+                .map(|o| {
+                    let mut e = Entry {
+                        handle: o.handle.as_str().to_string(),
+                        created_at: String::new(),
+                        content_type: String::new(),
+                        bytes: o.size,
+                        tokens_before: 0,
+                        tokens_after: 0,
+                        used: o.modified,
+                        damaged: None,
+                    };
+                    match r.header(&o.handle, o.size) {
+                        Ok(hd) => {
+                            e.created_at = hd.created_at;
+                            e.content_type = hd.content_type;
+                            e.bytes = hd.original_len + hd.metadata_len;
+                            e.tokens_before = hd.tokens_before;
+                            e.tokens_after = hd.tokens_after;
+                        }
+                        Err(why) => e.damaged = Some(why.to_string()),
+                    }
+                    e
+                })
+                .collect();
+            out.sort_by(|a, b| a.used.cmp(&b.used).then_with(|| a.handle.cmp(&b.handle)));
+            return Ok(out);
+        }
         let mut out = Vec::new();
         for h in self.handles().map_err(|e| go_errno(&e))? {
             let path = self.record_path(&h);
@@ -98,6 +129,9 @@ impl Store {
         let Some(h) = Handle::parse(handle) else {
             return Ok(false);
         };
+        if let Some(r) = &self.remote {
+            return r.remove(&h);
+        }
         let _lock = lock::acquire(&self.dir).map_err(|e| go_errno(&e))?;
         match fs::remove_file(self.record_path(&h)) {
             Ok(()) => Ok(true),
@@ -138,6 +172,14 @@ impl Store {
                 continue;
             }
             let h = Handle::parse(&e.handle).expect("listed handles are valid");
+            if let Some(r) = &self.remote {
+                if r.remove(&h)? {
+                    total -= e.bytes;
+                    done.freed_bytes += e.bytes;
+                    done.removed.push(e.handle.clone());
+                }
+                continue;
+            }
             let _lock = lock::acquire(&self.dir).map_err(|e| go_errno(&e))?;
             // Used since it was listed: keep it.
             let path = self.record_path(&h);
@@ -168,9 +210,13 @@ impl Store {
             return Err("an in-memory store has no records to manage".into());
         }
         let mut v = Verified::default();
-        for h in self.handles().map_err(|e| go_errno(&e))? {
-            match self.read_verified(&h) {
-                Ok(_) => v.healthy += 1,
+        let handles = match &self.remote {
+            Some(r) => r.list()?.into_iter().map(|o| o.handle).collect(),
+            None => self.handles().map_err(|e| go_errno(&e))?,
+        };
+        for h in handles {
+            match self.verified(&h) {
+                Ok(()) => v.healthy += 1,
                 Err(GetError::NotFound) => {}
                 Err(why) => {
                     if repair && self.remove_damaged(&h)? {
@@ -180,12 +226,29 @@ impl Store {
                 }
             }
         }
-        v.temp_files = lock::temp_files(&self.dir).map_or(0, |t| t.len() as u64);
+        if self.remote.is_none() {
+            v.temp_files = lock::temp_files(&self.dir).map_or(0, |t| t.len() as u64);
+        }
         Ok(v)
+    }
+
+    /// Reads a record through every check.
+    fn verified(&self, h: &Handle) -> Result<(), GetError> {
+        match &self.remote {
+            Some(r) => r.get(h).map(|_| ()),
+            None => self.read_verified(h).map(|_| ()),
+        }
     }
 
     /// Removes the record of `h` if it is still damaged, under the lock.
     fn remove_damaged(&self, h: &Handle) -> Result<bool, String> {
+        if let Some(r) = &self.remote {
+            return match r.get(h) {
+                Ok(_) | Err(GetError::NotFound) => Ok(false),
+                Err(GetError::Io(e)) => Err(e),
+                Err(_) => r.remove(h),
+            };
+        }
         let _lock = lock::acquire(&self.dir).map_err(|e| go_errno(&e))?;
         match self.read_verified(h) {
             Ok(_) | Err(GetError::NotFound) => return Ok(false),

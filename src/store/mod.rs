@@ -12,6 +12,7 @@
 mod lock;
 mod manage;
 mod memory;
+mod object;
 mod record;
 #[cfg(test)]
 mod tests;
@@ -156,6 +157,8 @@ pub struct Store {
     refused: Option<String>,
     /// Set for an in-memory store: records live here, not in `dir`.
     memory: Option<memory::Memory>,
+    /// Set for an object store (`CAVEMAN_CCR_URL`): records live there.
+    remote: Option<object::Remote>,
 }
 
 /// Environment the store is opened from (read once at the binary edge).
@@ -165,6 +168,11 @@ pub struct StoreEnv {
     pub caveman_home: Option<String>,
     pub home: Option<String>,
     pub max_bytes: Option<String>,
+    /// `CAVEMAN_CCR_URL`: an object store (`s3://bucket/prefix`) instead
+    /// of a directory.
+    pub url: Option<String>,
+    /// `CAVEMAN_CCR_TIMEOUT_MS`: how long an object-store put may take.
+    pub timeout_ms: Option<String>,
 }
 
 impl StoreEnv {
@@ -175,6 +183,8 @@ impl StoreEnv {
             caveman_home: get("CAVEMAN_HOME"),
             home: get("HOME"),
             max_bytes: std::env::var("CAVEMAN_CCR_MAX_BYTES").ok(),
+            url: get("CAVEMAN_CCR_URL"),
+            timeout_ms: get("CAVEMAN_CCR_TIMEOUT_MS"),
         }
     }
 }
@@ -254,6 +264,17 @@ impl Store {
     /// Opens (creating if needed) the store; the error text follows
     /// `cannot open recovery store: ` or is a home-resolution message.
     pub fn open(env: &StoreEnv) -> Result<Store, OpenError> {
+        if let Some(url) = &env.url {
+            let remote =
+                object::Remote::open(url, env.timeout_ms.as_deref()).map_err(OpenError::Store)?;
+            return Ok(Store {
+                dir: PathBuf::from(remote.url()),
+                budget: DEFAULT_BUDGET,
+                refused: None,
+                memory: None,
+                remote: Some(remote),
+            });
+        }
         let dir = match &env.ccr_dir {
             Some(d) => PathBuf::from(d),
             None => {
@@ -326,6 +347,7 @@ impl Store {
             budget,
             refused,
             memory: None,
+            remote: None,
         })
     }
 
@@ -338,6 +360,7 @@ impl Store {
             budget: DEFAULT_BUDGET,
             refused: Some(why),
             memory: None,
+            remote: None,
         }
     }
 
@@ -349,7 +372,13 @@ impl Store {
             budget: DEFAULT_BUDGET,
             refused: None,
             memory: Some(memory::Memory::default()),
+            remote: None,
         }
+    }
+
+    /// True for an object store (`CAVEMAN_CCR_URL`).
+    pub fn is_remote(&self) -> bool {
+        self.remote.is_some()
     }
 
     /// True for [`Store::in_memory`].
@@ -422,6 +451,11 @@ impl Store {
         let h = Handle::parse(handle).ok_or(GetError::NotFound)?;
         if let Some(m) = &self.memory {
             return m.get(&h);
+        }
+        if let Some(r) = &self.remote {
+            return r
+                .get(&h)
+                .map(|(_, original, metadata)| (original, metadata));
         }
         self.read_verified(&h)
             .map(|(_, original, metadata)| (original, metadata))
@@ -497,6 +531,9 @@ impl Store {
         if let Some(m) = &self.memory {
             return m.put(h, rec, self.budget);
         }
+        if let Some(r) = &self.remote {
+            return r.put(h, rec, record::rfc3339_nano_now());
+        }
         let io_err = |e: io::Error| PutError::Io(go_errno(&e));
         let _lock = lock::acquire(&self.dir).map_err(io_err)?;
         lock::remove_stale_temps(&self.dir);
@@ -561,6 +598,22 @@ impl Store {
         self.usable()?;
         if let Some(m) = &self.memory {
             return Ok(m.stats(self.budget));
+        }
+        if let Some(r) = &self.remote {
+            // A bucket has no byte budget (a lifecycle rule bounds it).
+            let mut st = Stats::default();
+            for o in r.list()? {
+                let Ok(hd) = r.header(&o.handle, o.size) else {
+                    st.damaged += 1;
+                    continue;
+                };
+                let b = st.by_content_type.entry(hd.content_type).or_default();
+                b.count += 1;
+                b.tokens_before += hd.tokens_before;
+                b.tokens_after += hd.tokens_after;
+                st.storage_bytes += hd.original_len + hd.metadata_len;
+            }
+            return Ok(st);
         }
         let mut st = Stats {
             max_storage_bytes: self.budget,

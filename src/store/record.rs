@@ -249,3 +249,77 @@ pub(super) fn rfc3339_nano_now() -> String {
     s.push('Z');
     s
 }
+
+/// A whole record as bytes (the object store's object): the same format
+/// as a record file.
+pub(super) fn encode(header: &Header, original: &[u8], metadata: &[u8]) -> Vec<u8> {
+    let header_json = serde_json::to_vec(header).expect("a header serialises");
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(&header_json);
+    hasher.update(b"\n");
+    hasher.update(original);
+    hasher.update(metadata);
+    let sum = hasher.finalize();
+    let mut out =
+        Vec::with_capacity(MAGIC.len() + 66 + header_json.len() + original.len() + metadata.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(sum.to_hex().as_bytes());
+    out.push(b'\n');
+    out.extend_from_slice(&header_json);
+    out.push(b'\n');
+    out.extend_from_slice(original);
+    out.extend_from_slice(metadata);
+    out
+}
+
+/// The header of a record whose first bytes are `head` and whose whole
+/// size is `size`, with the checks of [`open`].
+pub(super) fn decode_header(
+    head: &[u8],
+    size: u64,
+    h: &Handle,
+) -> Result<(Header, usize), GetError> {
+    let line = |from: usize| -> Result<usize, GetError> {
+        head[from..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|p| from + p + 1)
+            .ok_or_else(|| damaged(h, "truncated header"))
+    };
+    let first_end = line(0)?;
+    let first = &head[..first_end];
+    if first.len() != MAGIC.len() + 64 + 1 || !first.starts_with(MAGIC) {
+        return Err(damaged(h, "bad magic"));
+    }
+    let second_end = line(first_end)?;
+    let header: Header = serde_json::from_slice(&head[first_end..second_end - 1])
+        .map_err(|_| damaged(h, "bad header"))?;
+    if header.original_len > MAX_PART || header.metadata_len > MAX_PART {
+        return Err(damaged(h, "declared length too large"));
+    }
+    if second_end as u64 + header.original_len + header.metadata_len != size {
+        return Err(damaged(h, "length mismatch"));
+    }
+    Ok((header, second_end))
+}
+
+/// A whole record's bytes checked as [`open`] and [`read_verified`] check
+/// a file: lengths, checksum, and the original's SHA-256 against `h`.
+pub(super) fn decode_verified(
+    bytes: &[u8],
+    h: &Handle,
+) -> Result<(Header, Vec<u8>, Vec<u8>), GetError> {
+    let (header, body) = decode_header(bytes, bytes.len() as u64, h)?;
+    let first_end = MAGIC.len() + 65;
+    let mut blake = blake3::Hasher::new();
+    blake.update(&bytes[first_end..]);
+    if blake.finalize().to_hex().as_bytes() != &bytes[MAGIC.len()..MAGIC.len() + 64] {
+        return Err(damaged(h, "checksum mismatch"));
+    }
+    let split = body + header.original_len as usize;
+    let original = &bytes[body..split];
+    if Handle::of(original) != *h {
+        return Err(damaged(h, "content does not match its handle"));
+    }
+    Ok((header, original.to_vec(), bytes[split..].to_vec()))
+}

@@ -13,7 +13,7 @@ fn mcp_bin() -> &'static str {
 
 /// Runs the server over `stdin` with the test's environment; returns
 /// stdout, stderr and the exit code.
-fn serve(
+pub(crate) fn serve(
     tc: &TestCommand,
     args: &[&str],
     stdin: &[u8],
