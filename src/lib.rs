@@ -56,7 +56,7 @@ where
     let slot = std::sync::Arc::new(std::sync::Mutex::new(None::<F>));
     // Under `ulimit -v`, a stack of at most a quarter of the limit: the
     // rest is the binary's and the work's.
-    let cap = address_space_limit().map_or(usize::MAX, |l| l / 4);
+    let cap = par::address_space_limit().map_or(usize::MAX, |l| l / 4);
     let sizes = std::iter::once(STACK_BYTES)
         .chain(FALLBACK_STACKS)
         .filter(|&s| s <= cap || s == FALLBACK_STACKS[FALLBACK_STACKS.len() - 1]);
@@ -85,18 +85,6 @@ where
         Some(f) => f(),
         None => Err(Error::fatal("caveman-engine: internal error: no work")),
     }
-}
-
-/// The address-space limit (`ulimit -v`) in bytes, if any.
-fn address_space_limit() -> Option<usize> {
-    let mut r = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes the struct it is given.
-    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } == 0;
-    (ok && r.rlim_cur != libc::RLIM_INFINITY)
-        .then(|| usize::try_from(r.rlim_cur).unwrap_or(usize::MAX))
 }
 
 /// Runs `f` on a thread with the binary's stack size (deep-nesting tests).

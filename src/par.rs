@@ -19,15 +19,21 @@ pub fn workers() -> usize {
     })
 }
 
-/// Whether `ulimit -v` (RLIMIT_AS) limits this process's address space.
-pub fn address_space_limited() -> bool {
+/// The address-space limit (`ulimit -v`, RLIMIT_AS) in bytes, if any.
+pub fn address_space_limit() -> Option<usize> {
     let mut r = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
     };
     // SAFETY: getrlimit writes the struct it is given.
     let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut r) } == 0;
-    ok && r.rlim_cur != libc::RLIM_INFINITY
+    (ok && r.rlim_cur != libc::RLIM_INFINITY)
+        .then(|| usize::try_from(r.rlim_cur).unwrap_or(usize::MAX))
+}
+
+/// Whether `ulimit -v` limits this process's address space.
+pub fn address_space_limited() -> bool {
+    address_space_limit().is_some()
 }
 
 /// A task started beside the calling thread, or, when no thread can be

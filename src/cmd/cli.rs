@@ -24,6 +24,18 @@ the command's status.
 Example:
   curl -s https://api.example.com/orders | caveman-engine compress";
 
+/// `--profile` of compress and detect.
+fn profile_arg() -> Arg {
+    Arg::new("profile")
+        .long("profile")
+        .value_name("PROFILE")
+        .value_parser(["compat", "lean"])
+        .help(
+            "compat: the reference's views, byte for byte (default); lean: this project's own, \
+             smaller views that state what they dropped",
+        )
+}
+
 fn help_flag() -> Arg {
     Arg::new("help")
         .short('h')
@@ -99,16 +111,7 @@ pub fn command() -> Command {
                              dropped",
                         ),
                 )
-                .arg(
-                    Arg::new("profile")
-                        .long("profile")
-                        .value_name("PROFILE")
-                        .value_parser(["compat", "lean"])
-                        .help(
-                            "compat: the reference's views, byte for byte (default); lean: this \
-                             project's own, smaller views that state what they dropped",
-                        ),
-                )
+                .arg(profile_arg())
                 .arg(
                     Arg::new("budget")
                         .long("budget")
@@ -158,16 +161,7 @@ pub fn command() -> Command {
                         .action(ArgAction::SetTrue)
                         .help("Also say on stderr which rule decided"),
                 )
-                .arg(
-                    Arg::new("profile")
-                        .long("profile")
-                        .value_name("PROFILE")
-                        .value_parser(["compat", "lean"])
-                        .help(
-                            "compat: the reference's views, byte for byte (default); lean: this \
-                             project's own, smaller views that state what they dropped",
-                        ),
-                )
+                .arg(profile_arg())
                 .after_help("Exit status: 0.\n\nExample:\n  git diff | caveman-engine detect --profile lean --explain"),
         )
         .subcommand(

@@ -135,12 +135,7 @@ pub fn run(args: &[String]) -> Result<()> {
         super::io::Stdin::TooLarge(head) if opts.profile == Profile::Lean => {
             return pass_through_too_large(&head, &opts)
         }
-        super::io::Stdin::TooLarge(_) => {
-            return Err(Error::fatal(format!(
-                "read stdin: cave_input_too_large: stdin exceeds {} bytes",
-                super::MAX_STDIN
-            )))
-        }
+        super::io::Stdin::TooLarge(_) => return Err(super::io::too_large()),
     };
     publish(&input, &opts, &extra)
 }

@@ -14,10 +14,15 @@ pub const MAX_STDIN: usize = 64 << 20;
 pub fn read_stdin() -> Result<Vec<u8>> {
     match read_stdin_capped()? {
         Stdin::Whole(buf) => Ok(buf),
-        Stdin::TooLarge(_) => Err(Error::fatal(format!(
-            "read stdin: cave_input_too_large: stdin exceeds {MAX_STDIN} bytes"
-        ))),
+        Stdin::TooLarge(_) => Err(too_large()),
     }
+}
+
+/// The reference's refusal of an input past [`MAX_STDIN`].
+pub fn too_large() -> Error {
+    Error::fatal(format!(
+        "read stdin: cave_input_too_large: stdin exceeds {MAX_STDIN} bytes"
+    ))
 }
 
 /// Standard input, whole, or the first [`MAX_STDIN`] + 1 bytes of one too

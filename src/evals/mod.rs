@@ -235,20 +235,12 @@ impl Summary {
 /// Words: maximal runs of Unicode letters (L*) and decimal digits (Nd);
 /// each invalid UTF-8 byte is a U+FFFD and separates.
 pub fn words(b: &[u8]) -> u64 {
-    use unicode_general_category::{get_general_category, GeneralCategory as G};
+    use crate::go::unicode::{is_decimal, is_letter};
     let text = String::from_utf8_lossy(b);
     let mut n = 0;
     let mut inside = false;
     for c in text.chars() {
-        let w = matches!(
-            get_general_category(c),
-            G::UppercaseLetter
-                | G::LowercaseLetter
-                | G::TitlecaseLetter
-                | G::ModifierLetter
-                | G::OtherLetter
-                | G::DecimalNumber
-        );
+        let w = is_letter(c) || is_decimal(c);
         if w && !inside {
             n += 1;
         }

@@ -8,6 +8,7 @@ use std::fs;
 use std::io;
 use std::time::{Duration, SystemTime};
 
+use super::record::Header;
 use super::{lock, GetError, Handle, Store};
 use crate::go::os::errno_text as go_errno;
 
@@ -26,6 +27,34 @@ pub struct Entry {
     pub used: SystemTime,
     /// The header could not be read; the other fields are empty.
     pub damaged: Option<String>,
+}
+
+impl Entry {
+    /// The entry of a record of `size` bytes last written at `used`, from
+    /// its header, or damaged (empty fields) with why.
+    fn of(h: &Handle, size: u64, used: SystemTime, header: Result<Header, GetError>) -> Entry {
+        let mut e = Entry {
+            handle: h.as_str().to_string(),
+            created_at: String::new(),
+            content_type: String::new(),
+            bytes: size,
+            tokens_before: 0,
+            tokens_after: 0,
+            used,
+            damaged: None,
+        };
+        match header {
+            Ok(hd) => {
+                e.created_at = hd.created_at;
+                e.content_type = hd.content_type;
+                e.bytes = hd.original_len + hd.metadata_len;
+                e.tokens_before = hd.tokens_before;
+                e.tokens_after = hd.tokens_after;
+            }
+            Err(why) => e.damaged = Some(why.to_string()),
+        }
+        e
+    }
 }
 
 /// What `store prune` did.
@@ -58,29 +87,7 @@ impl Store {
             let mut out: Vec<Entry> = r
                 .list()?
                 .into_iter()
-                .map(|o| {
-                    let mut e = Entry {
-                        handle: o.handle.as_str().to_string(),
-                        created_at: String::new(),
-                        content_type: String::new(),
-                        bytes: o.size,
-                        tokens_before: 0,
-                        tokens_after: 0,
-                        used: o.modified,
-                        damaged: None,
-                    };
-                    match r.header(&o.handle, o.size) {
-                        Ok(hd) => {
-                            e.created_at = hd.created_at;
-                            e.content_type = hd.content_type;
-                            e.bytes = hd.original_len + hd.metadata_len;
-                            e.tokens_before = hd.tokens_before;
-                            e.tokens_after = hd.tokens_after;
-                        }
-                        Err(why) => e.damaged = Some(why.to_string()),
-                    }
-                    e
-                })
+                .map(|o| Entry::of(&o.handle, o.size, o.modified, r.header(&o.handle, o.size)))
                 .collect();
             out.sort_by(|a, b| a.used.cmp(&b.used).then_with(|| a.handle.cmp(&b.handle)));
             return Ok(out);
@@ -92,28 +99,10 @@ impl Store {
                 continue; // removed meanwhile
             };
             let used = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
-            let mut e = Entry {
-                handle: h.as_str().to_string(),
-                created_at: String::new(),
-                content_type: String::new(),
-                bytes: meta.len(),
-                tokens_before: 0,
-                tokens_after: 0,
-                used,
-                damaged: None,
-            };
             match self.read_header(&h) {
-                Ok(hd) => {
-                    e.created_at = hd.created_at;
-                    e.content_type = hd.content_type;
-                    e.bytes = hd.original_len + hd.metadata_len;
-                    e.tokens_before = hd.tokens_before;
-                    e.tokens_after = hd.tokens_after;
-                }
                 Err(GetError::NotFound) => continue,
-                Err(why) => e.damaged = Some(why.to_string()),
+                header => out.push(Entry::of(&h, meta.len(), used, header)),
             }
-            out.push(e);
         }
         out.sort_by(|a, b| a.used.cmp(&b.used).then_with(|| a.handle.cmp(&b.handle)));
         Ok(out)

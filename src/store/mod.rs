@@ -599,37 +599,28 @@ impl Store {
         if let Some(m) = &self.memory {
             return Ok(m.stats(self.budget));
         }
-        if let Some(r) = &self.remote {
-            // A bucket has no byte budget (a lifecycle rule bounds it).
-            let mut st = Stats::default();
-            for o in r.list()? {
-                let Ok(hd) = r.header(&o.handle, o.size) else {
-                    st.damaged += 1;
-                    continue;
-                };
+        let mut st = Stats::default();
+        let mut add = |header: Result<Header, GetError>| match header {
+            Ok(hd) => {
                 let b = st.by_content_type.entry(hd.content_type).or_default();
                 b.count += 1;
                 b.tokens_before += hd.tokens_before;
                 b.tokens_after += hd.tokens_after;
                 st.storage_bytes += hd.original_len + hd.metadata_len;
             }
+            Err(_) => st.damaged += 1,
+        };
+        if let Some(r) = &self.remote {
+            // A bucket has no byte budget (a lifecycle rule bounds it): 0.
+            for o in r.list()? {
+                add(r.header(&o.handle, o.size));
+            }
             return Ok(st);
         }
-        let mut st = Stats {
-            max_storage_bytes: self.budget,
-            ..Stats::default()
-        };
         for h in self.handles().map_err(|e| go_errno(&e))? {
-            let Ok(hd) = self.read_header(&h) else {
-                st.damaged += 1;
-                continue;
-            };
-            let b = st.by_content_type.entry(hd.content_type).or_default();
-            b.count += 1;
-            b.tokens_before += hd.tokens_before;
-            b.tokens_after += hd.tokens_after;
-            st.storage_bytes += hd.original_len + hd.metadata_len;
+            add(self.read_header(&h));
         }
+        st.max_storage_bytes = self.budget;
         st.temp_files = lock::temp_files(&self.dir).map_or(0, |t| t.len() as u64);
         Ok(st)
     }

@@ -82,6 +82,41 @@ pub(super) fn open_regular(path: &Path) -> Result<File, GetError> {
     Ok(f)
 }
 
+/// A record's first line: the magic and a 64-digit checksum.
+fn check_magic(first: &[u8], h: &Handle) -> Result<(), GetError> {
+    if first.len() != MAGIC.len() + 64 + 1 || !first.starts_with(MAGIC) {
+        return Err(damaged(h, "bad magic"));
+    }
+    Ok(())
+}
+
+/// A record's header line (newline included), after a first line that
+/// passed [`check_magic`], checked against the whole size: JSON fields,
+/// part sizes under [`MAX_PART`], and the lines plus the parts adding up
+/// to `size` exactly.
+fn check_header(first: &[u8], second: &[u8], size: u64, h: &Handle) -> Result<Header, GetError> {
+    let header: Header = serde_json::from_slice(&second[..second.len() - 1])
+        .map_err(|_| damaged(h, "bad header"))?;
+    if header.original_len > MAX_PART || header.metadata_len > MAX_PART {
+        return Err(damaged(h, "declared length too large"));
+    }
+    let expect = (first.len() + second.len()) as u64 + header.original_len + header.metadata_len;
+    if expect != size {
+        return Err(damaged(h, "length mismatch"));
+    }
+    Ok(header)
+}
+
+/// The checksum of a record's first line: BLAKE3 of everything after it.
+fn checksum(header_json: &[u8], original: &[u8], metadata: &[u8]) -> blake3::Hash {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(header_json);
+    hasher.update(b"\n");
+    hasher.update(original);
+    hasher.update(metadata);
+    hasher.finalize()
+}
+
 /// An opened record whose header has been read and checked.
 pub(super) struct Opened {
     pub header: Header,
@@ -112,19 +147,9 @@ pub(super) fn open(path: &Path, h: &Handle, buffer: usize) -> Result<Opened, Get
     let size = f.metadata().map_err(io_err)?.len();
     let mut reader = io::BufReader::with_capacity(buffer, f);
     let first = read_line(&mut reader, h)?;
-    if first.len() != MAGIC.len() + 64 + 1 || !first.starts_with(MAGIC) {
-        return Err(damaged(h, "bad magic"));
-    }
+    check_magic(&first, h)?;
     let second = read_line(&mut reader, h)?;
-    let header: Header = serde_json::from_slice(&second[..second.len() - 1])
-        .map_err(|_| damaged(h, "bad header"))?;
-    if header.original_len > MAX_PART || header.metadata_len > MAX_PART {
-        return Err(damaged(h, "declared length too large"));
-    }
-    let expect = (first.len() + second.len()) as u64 + header.original_len + header.metadata_len;
-    if expect != size {
-        return Err(damaged(h, "length mismatch"));
-    }
+    let header = check_header(&first, &second, size, h)?;
     let mut checksum = [0u8; 64];
     checksum.copy_from_slice(&first[MAGIC.len()..MAGIC.len() + 64]);
     Ok(Opened {
@@ -171,12 +196,7 @@ pub(super) fn write_atomically(
     metadata: &[u8],
 ) -> io::Result<()> {
     let header_json = serde_json::to_vec(header).map_err(io::Error::other)?;
-    let mut hasher = blake3::Hasher::new();
-    hasher.update(&header_json);
-    hasher.update(b"\n");
-    hasher.update(original);
-    hasher.update(metadata);
-    let sum = hasher.finalize();
+    let sum = checksum(&header_json, original, metadata);
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos())
@@ -254,12 +274,7 @@ pub(super) fn rfc3339_nano_now() -> String {
 /// as a record file.
 pub(super) fn encode(header: &Header, original: &[u8], metadata: &[u8]) -> Vec<u8> {
     let header_json = serde_json::to_vec(header).expect("a header serialises");
-    let mut hasher = blake3::Hasher::new();
-    hasher.update(&header_json);
-    hasher.update(b"\n");
-    hasher.update(original);
-    hasher.update(metadata);
-    let sum = hasher.finalize();
+    let sum = checksum(&header_json, original, metadata);
     let mut out =
         Vec::with_capacity(MAGIC.len() + 66 + header_json.len() + original.len() + metadata.len());
     out.extend_from_slice(MAGIC);
@@ -287,19 +302,9 @@ pub(super) fn decode_header(
             .ok_or_else(|| damaged(h, "truncated header"))
     };
     let first_end = line(0)?;
-    let first = &head[..first_end];
-    if first.len() != MAGIC.len() + 64 + 1 || !first.starts_with(MAGIC) {
-        return Err(damaged(h, "bad magic"));
-    }
+    check_magic(&head[..first_end], h)?;
     let second_end = line(first_end)?;
-    let header: Header = serde_json::from_slice(&head[first_end..second_end - 1])
-        .map_err(|_| damaged(h, "bad header"))?;
-    if header.original_len > MAX_PART || header.metadata_len > MAX_PART {
-        return Err(damaged(h, "declared length too large"));
-    }
-    if second_end as u64 + header.original_len + header.metadata_len != size {
-        return Err(damaged(h, "length mismatch"));
-    }
+    let header = check_header(&head[..first_end], &head[first_end..second_end], size, h)?;
     Ok((header, second_end))
 }
 
