@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Records what a binary prints for every payload of the shared corpus
 # (../shared/corpus, read in place; never copied into the project):
-# `compress`, `compress --query error` and `detect`, stdout and stderr.
+# `compress`, `compress --query error`, `detect`, and the same three under
+# `--profile lean` plus `compress --profile lean --budget 500`, stdout and stderr.
 #   bench/corpus.sh BIN OUTDIR           record
 #   bench/corpus.sh BIN OUTDIR BASEDIR   record, then compare with BASEDIR
 # The second form proves a refactor changed no byte: it lists every file
@@ -22,6 +23,10 @@ while IFS= read -r -d '' f; do
   "$bin" compress < "$f" > "$out/$key.c.out" 2> "$out/$key.c.err" || echo "exit $?" >> "$out/$key.c.err"
   "$bin" compress --query error < "$f" > "$out/$key.q.out" 2> "$out/$key.q.err" || echo "exit $?" >> "$out/$key.q.err"
   "$bin" detect < "$f" > "$out/$key.d.out" 2>&1 || echo "exit $?" >> "$out/$key.d.out"
+  "$bin" compress --profile lean < "$f" > "$out/$key.lc.out" 2> "$out/$key.lc.err" || echo "exit $?" >> "$out/$key.lc.err"
+  "$bin" compress --profile lean --query error < "$f" > "$out/$key.lq.out" 2> "$out/$key.lq.err" || echo "exit $?" >> "$out/$key.lq.err"
+  "$bin" compress --profile lean --budget 500 < "$f" > "$out/$key.lb.out" 2> "$out/$key.lb.err" || echo "exit $?" >> "$out/$key.lb.err"
+  "$bin" detect --profile lean < "$f" > "$out/$key.ld.out" 2>&1 || echo "exit $?" >> "$out/$key.ld.out"
   n=$((n + 1))
 done < <(find "$corpus" -type f ! -name MANIFEST.tsv -print0 | sort -z)
 echo "recorded $n payloads into $out"

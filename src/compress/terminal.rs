@@ -55,6 +55,7 @@ fn summary_line(l: &str) -> bool {
 /// with the tool's summary lines and the last three lines kept.
 fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, Decline> {
     use super::shared::lean;
+    let mut clock = crate::timings::Clock::new("terminal");
     let raw = Lines::split(text);
     let cleaned: Vec<Cow<'_, str>> = crate::par::map(crate::par::ranges(raw.len(), 8192), |r| {
         r.map(|i| clean(raw.lines[i])).collect::<Vec<_>>()
@@ -65,20 +66,26 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
         trailing_lf: raw.trailing_lf,
         cr: raw.cr,
     };
+    clock.mark("clean");
     let joined = lean::join(&doc, &Pieces::all(doc.len()));
+    clock.mark("join");
     if may_be_aligned(&doc.lines) {
+        clock.mark("may be aligned");
         if let Ok(t) = std::str::from_utf8(&joined) {
             if let Some(c) = super::tabular::lean_aligned(t, query, TAIL, budget) {
                 return Ok(c);
             }
         }
+        clock.mark("aligned");
     }
     let rules = lean::Rules {
         tail: 3,
         extra: Some(summary_line),
         unit: "lines",
     };
-    match lean::cut(&doc, &rules, query, budget) {
+    let cut = lean::cut(&doc, &rules, query, budget);
+    clock.mark("cut");
+    match cut {
         Some((pieces, trace)) => Ok(Compressed::traced(lean::join(&doc, &pieces), trace)),
         // Short output: the cleaned lines.
         None => Ok(Compressed::new(joined)),

@@ -16,6 +16,7 @@
 //!   marker states the total and the most frequent templates with their
 //!   counts.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -66,6 +67,10 @@ static TS_EACH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         .map(|p| Regex::new(p).expect("timestamp format"))
         .collect()
 });
+
+/// Which formats match somewhere, in one pass.
+static TS_SET: LazyLock<regex::RegexSet> =
+    LazyLock::new(|| regex::RegexSet::new(TS_FORMATS).expect("timestamp formats"));
 
 /// Any timestamp, anywhere in a line.
 static TIMESTAMP: LazyLock<Regex> =
@@ -198,15 +203,42 @@ pub fn is_own_template(line: &str) -> bool {
 /// whitespace collapsed.
 pub fn template(line: &str) -> String {
     let norm: String = line.split_whitespace().collect::<Vec<_>>().join(" ");
-    let s = strip_lead_ts(&norm).replace(VAR, "");
-    let mut s = s;
-    for r in TS_EACH.iter() {
-        if r.is_match(&s) {
-            s = r.replace_all(&s, "\u{0}").into_owned();
+    // One pass of all formats first: most lines hold no timestamp, and
+    // those skip the eleven formats' searches.
+    let any = TIMESTAMP.is_match(&norm);
+    let lead = if any { strip_lead_ts(&norm) } else { &norm };
+    let var = lead.contains(VAR);
+    let mut s = if var {
+        lead.replace(VAR, "")
+    } else {
+        lead.to_owned()
+    };
+    // Without a timestamp and a NUL to remove, `s` is `norm`: none.
+    let first = if any || var {
+        TS_SET.matches(&s).iter().next()
+    } else {
+        None
+    };
+    if let Some(first) = first {
+        // Formats before the first that matches cannot match; a later one
+        // may only match after an earlier one's replacement, so each
+        // later format is tried on the text as it is then.
+        for r in &TS_EACH[first..] {
+            if r.is_match(&s) {
+                s = r.replace_all(&s, "\u{0}").into_owned();
+            }
         }
     }
-    let s = unquote(&s);
-    let s = UUID.replace_all(&s, "\u{0}");
+    let s = if s.contains(['"', '\'']) {
+        unquote(&s)
+    } else {
+        s
+    };
+    let s = if s.contains('-') {
+        UUID.replace_all(&s, "\u{0}")
+    } else {
+        Cow::Borrowed(s.as_str())
+    };
     // Words holding a digit.
     let mut t = String::with_capacity(s.len());
     let mut word = String::new();
@@ -227,25 +259,30 @@ pub fn template(line: &str) -> String {
         }
     }
     flush(&mut word, &mut t);
-    // Hex runs of 6+ not inside an alphanumeric run.
-    let chars: Vec<char> = t.chars().collect();
-    let mut h = String::with_capacity(t.len());
+    // Hex runs of 6+ not inside an alphanumeric run (bytes: a non-ASCII
+    // character's bytes are neither hex digits nor ASCII alphanumerics).
+    let b = t.as_bytes();
+    let mut h: Vec<u8> = Vec::with_capacity(b.len());
     let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c.is_ascii_hexdigit() && (i == 0 || !chars[i - 1].is_ascii_alphanumeric()) {
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_hexdigit() && (i == 0 || !b[i - 1].is_ascii_alphanumeric()) {
             let mut j = i;
-            while j < chars.len() && chars[j].is_ascii_hexdigit() {
+            while j < b.len() && b[j].is_ascii_hexdigit() {
                 j += 1;
             }
-            if j - i >= 6 && (j == chars.len() || !chars[j].is_ascii_alphanumeric()) {
-                h.push(VAR);
+            if j - i >= 6 && (j == b.len() || !b[j].is_ascii_alphanumeric()) {
+                h.push(0);
                 i = j;
                 continue;
             }
         }
         h.push(c);
         i += 1;
+    }
+    let h = String::from_utf8(h).expect("hex runs are replaced whole");
+    if !h.contains(VAR) {
+        return h.split_whitespace().collect::<Vec<_>>().join(" ");
     }
     // Variables in a row, or separated by commas, are one.
     let chars: Vec<char> = h.chars().collect();
@@ -313,6 +350,7 @@ pub(crate) fn cut(
     budget: Option<usize>,
 ) -> Option<(Pieces, Trace)> {
     let n = doc.len();
+    let mut clock = crate::timings::Clock::new("lean cut");
     let blank = |i: usize| doc.lines[i].trim().is_empty();
     let non_blank: Vec<usize> = (0..n).filter(|&i| !blank(i)).collect();
     if non_blank.len() < MIN_LINES {
@@ -329,11 +367,14 @@ pub(crate) fn cut(
         .iter()
         .find(|&&i| TIMESTAMP.is_match(doc.lines[i]))
         .copied();
-    let last_ts = non_blank
-        .iter()
-        .rev()
-        .find(|&&i| TIMESTAMP.is_match(doc.lines[i]))
-        .copied();
+    // No first one: no last one either (no second scan).
+    let last_ts = first_ts.and_then(|_| {
+        non_blank
+            .iter()
+            .rev()
+            .find(|&&i| TIMESTAMP.is_match(doc.lines[i]))
+            .copied()
+    });
     for i in first_ts.into_iter().chain(last_ts) {
         keep.set(i, "first/last timestamp");
     }
@@ -353,6 +394,7 @@ pub(crate) fn cut(
         .collect::<Vec<bool>>()
     })
     .concat();
+    clock.mark("timestamps, signals");
     let mut seen: FxHashSet<&str> = FxHashSet::default();
     let mut i = 0;
     while i < n {
@@ -401,6 +443,7 @@ pub(crate) fn cut(
             .collect();
         (local, names)
     });
+    clock.mark("templates");
     let mut names: Vec<String> = Vec::new();
     let mut global: FxHashMap<String, u32> = FxHashMap::default();
     let mut template_of: Vec<u32> = Vec::with_capacity(n);
@@ -448,6 +491,7 @@ pub(crate) fn cut(
             keep.set(first, "one line of each frequent kind");
         }
     }
+    clock.mark("exemplars");
     keep.fill_query(query, QUERY_FILL, |i| doc.lines[i].into());
     let unit = rules.unit;
     // The closing marker states the total and the most frequent kinds;
@@ -486,6 +530,7 @@ pub(crate) fn cut(
     if let Some(c) = close {
         pieces.marker(c);
     }
+    clock.mark("markers");
     Some((pieces, trace))
 }
 
