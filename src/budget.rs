@@ -44,13 +44,13 @@ pub fn fit_lines(view: &[u8], budget: usize, query: &str) -> Option<Vec<u8>> {
     let doc = Lines::split(text);
     let n = doc.len();
     let mut keep = Keep::new(n);
-    for (i, l) in doc.lines.iter().enumerate() {
+    for (i, l) in doc.iter().enumerate() {
         if ERROR.is_match(l) {
             keep.set(i, "error word");
         }
     }
-    keep.fill_query(query, 16, |i| doc.lines[i].into());
-    for (i, l) in doc.lines.iter().enumerate() {
+    keep.fill_query(query, 16, |i| doc.line(i).into());
+    for (i, l) in doc.iter().enumerate() {
         let t = l.trim();
         if t.is_empty() {
             continue;
@@ -63,12 +63,12 @@ pub fn fit_lines(view: &[u8], budget: usize, query: &str) -> Option<Vec<u8>> {
     }
     let unfit = keep.fit_text(
         Some(budget),
-        |i| doc.lines[i],
+        |i| doc.line(i),
         "\u{2026} 99999 lines elided (caveman) \u{2026}",
         "",
     );
     let (mut pieces, _, _) = keep.collapse(|run| {
-        let count: usize = doc.lines[run.clone()].iter().map(|l| stands_for(l)).sum();
+        let count: usize = doc.range(run.clone()).map(stands_for).sum();
         Some((
             format!("\u{2026} {count} lines elided (caveman) \u{2026}"),
             0,

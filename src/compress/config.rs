@@ -97,31 +97,31 @@ fn lean(
         ConfigKind::Toml => lean_ini(&doc, &mut keep),
     }
     for i in 0..n {
-        if doc.lines[i].trim().is_empty() {
+        if doc.line(i).trim().is_empty() {
             keep.set(i, "blank line");
         }
     }
-    keep.fill_query(query, QUERY_FILL, |i| doc.lines[i].into());
+    keep.fill_query(query, QUERY_FILL, |i| doc.line(i).into());
     keep.fit_text(
         budget,
-        |i| doc.lines[i],
+        |i| doc.line(i),
         "    # \u{2026} 99 lines elided (caveman) \u{2026}",
         "",
     );
     // A marker goes at the dropped run's own indentation, or its parent's
     // when the run is inside a block scalar.
     let (pieces, _, trace) = keep.collapse(|run| {
-        let comments = run.clone().filter(|&i| comment(doc.lines[i])).count();
+        let comments = run.clone().filter(|&i| comment(doc.line(i))).count();
         let other = run.len() - comments;
         let indent = run
             .clone()
-            .map(|i| indentation(doc.lines[i]))
+            .map(|i| indentation(doc.line(i)))
             .min()
             .unwrap_or(0)
             .min(
                 run.start
                     .checked_sub(1)
-                    .map_or(0, |p| indentation(doc.lines[p]) + 2),
+                    .map_or(0, |p| indentation(doc.line(p)) + 2),
             );
         let pad = " ".repeat(indent);
         let what = match (other, comments) {
@@ -151,7 +151,7 @@ fn lean_yaml(doc: &Lines<'_>, keep: &mut Keep) {
     let mut stack: Vec<(usize, bool, usize)> = Vec::new();
     let mut block: Option<usize> = None;
     let mut dropping_item: Option<usize> = None;
-    for (i, l) in doc.lines.iter().enumerate() {
+    for (i, l) in doc.iter().enumerate() {
         let t = l.trim();
         if t.is_empty() {
             continue;
@@ -220,8 +220,7 @@ fn lean_yaml(doc: &Lines<'_>, keep: &mut Keep) {
             block = Some(ind);
             // The first lines of a block scalar stay with its key.
             for j in i + 1..(i + 3).min(doc.len()) {
-                if keep.get(i) && indentation(doc.lines[j]) > ind && !doc.lines[j].trim().is_empty()
-                {
+                if keep.get(i) && indentation(doc.line(j)) > ind && !doc.line(j).trim().is_empty() {
                     keep.set(j, "value");
                 }
             }
@@ -239,7 +238,7 @@ fn lean_yaml(doc: &Lines<'_>, keep: &mut Keep) {
 fn lean_ini(doc: &Lines<'_>, keep: &mut Keep) {
     let mut depth: i32 = 0;
     let mut items = 0;
-    for (i, l) in doc.lines.iter().enumerate() {
+    for (i, l) in doc.iter().enumerate() {
         let t = l.trim();
         if t.is_empty() || t.starts_with('#') || t.starts_with(';') {
             continue;
@@ -301,7 +300,7 @@ pub(crate) fn compress(text: &str, kind: ConfigKind, query: &str) -> Result<Comp
     if n < MIN_LINES {
         return Err(Decline("fewer than 14 lines"));
     }
-    let lines = &doc.lines;
+    let lines = &doc.to_vec();
     let indent: Vec<usize> = lines.iter().map(|l| indentation(l)).collect();
     let mut keep = Keep::new(n);
     for i in 0..HEAD {
@@ -372,7 +371,7 @@ pub(crate) fn compress(text: &str, kind: ConfigKind, query: &str) -> Result<Comp
 /// every kept line, then up to 8 children of every kept parent.
 fn yaml_structure(keep: &mut Keep, indent: &[usize], parent: &[bool], lines: &[&str]) {
     let n = lines.len();
-    let snapshot: Vec<bool> = keep.flags().to_vec();
+    let snapshot: Vec<bool> = keep.flags();
     // The nearest earlier parent line with indentation below d, for any d:
     // sweeping forward, parents that a later, no deeper parent hides are
     // dropped, leaving indentation strictly rising towards the top.
@@ -434,7 +433,7 @@ fn toml_structure(keep: &mut Keep, section: &[bool]) {
             }
         }
     }
-    let snapshot: Vec<bool> = keep.flags().to_vec();
+    let snapshot: Vec<bool> = keep.flags();
     for i in (0..n).filter(|&i| snapshot[i] && section[i]) {
         let body = section[i + 1..].iter().take(CHILD_WINDOW);
         for (j, _) in (i + 1..).zip(body).take_while(|(_, &s)| !s) {

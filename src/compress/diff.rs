@@ -118,7 +118,7 @@ fn hunk_header(l: &str) -> Option<(usize, usize, usize, usize, &str)> {
 /// `index` lines dropped. A first line states what was cut.
 fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, Decline> {
     let doc = Lines::split(text);
-    let lines = &doc.lines;
+    let lines = &doc.to_vec();
     let n = lines.len();
     if n < MIN_LINES {
         return Err(Decline("fewer than 12 lines"));
@@ -301,7 +301,7 @@ pub(crate) fn compress(text: &str) -> Result<Compressed, Decline> {
         return Err(Decline("fewer than 12 lines"));
     }
     let mut keep = Keep::new(n);
-    for (i, line) in doc.lines.iter().enumerate() {
+    for (i, line) in doc.iter().enumerate() {
         if is_structural(line) {
             for j in i.saturating_sub(CONTEXT)..=(i + CONTEXT).min(n - 1) {
                 keep.set(

@@ -83,7 +83,7 @@ pub(crate) fn compress(text: &str, query: &str) -> Result<Compressed, Decline> {
     }
     let signals: Vec<bool> = crate::par::map(crate::par::ranges(n, 8192), |r| {
         r.map(|i| {
-            let l = doc.lines[i];
+            let l = doc.line(i);
             is_marker(l) || SIGNAL.is_match(l)
         })
         .collect::<Vec<bool>>()
@@ -99,16 +99,16 @@ pub(crate) fn compress(text: &str, query: &str) -> Result<Compressed, Decline> {
     let mut i = n - 1;
     while budget > 0 && i >= HEAD {
         keep.set(i, "tail");
-        if !is_marker(doc.lines[i]) {
+        if !is_marker(doc.line(i)) {
             budget -= 1;
         }
         i -= 1;
     }
-    keep.fill_query(query, QUERY_FILL, |i| doc.lines[i].into());
+    keep.fill_query(query, QUERY_FILL, |i| doc.line(i).into());
     clock.mark("query");
-    keep.guard(|i| doc.lines[i]);
+    keep.guard(|i| doc.line(i));
     clock.mark("kind guard");
-    let (mut pieces, dropped_bytes, trace) = keep.collapse(|run| marker_for(&doc.lines, run));
+    let (mut pieces, dropped_bytes, trace) = keep.collapse(|run| marker_for(&doc, run));
     clock.mark("markers");
     if dropped_bytes >= CONTRACT_THRESHOLD && !text.contains(NOTE_PREFIX) {
         pieces.marker(CONTRACT.to_string());
@@ -121,10 +121,11 @@ pub(crate) fn compress(text: &str, query: &str) -> Result<Compressed, Decline> {
 /// The marker of a run of dropped lines and the bytes it replaces, or
 /// `None` when the lines stay (log.md §3 step 7: a run of 1–2 lines is
 /// collapsed only when its summary pays for the marker).
-fn marker_for(lines: &[&str], run: Range<usize>) -> Option<(String, usize)> {
+fn marker_for(doc: &Lines<'_>, run: Range<usize>) -> Option<(String, usize)> {
     let r = run.len();
-    let run_bytes: usize = lines[run.clone()].iter().map(|l| l.len() + 1).sum();
-    let summary = summary_of(&lines[run], run_bytes);
+    let lines: Vec<&str> = doc.range(run).collect();
+    let run_bytes: usize = lines.iter().map(|l| l.len() + 1).sum();
+    let summary = summary_of(&lines, run_bytes);
     let marker = if summary.is_empty() {
         format!("\u{2026} {r} lines elided (caveman) \u{2026}")
     } else {

@@ -54,11 +54,11 @@ enum Entry<'a> {
     Other,
 }
 
-fn entries<'a>(lines: &[&'a str]) -> Vec<Entry<'a>> {
+fn entries<'a>(lines: impl Iterator<Item = &'a str>) -> Vec<Entry<'a>> {
     use crate::detect::lean::{looks_path, search_line, SearchLine};
-    let mut out = Vec::with_capacity(lines.len());
+    let mut out = Vec::with_capacity(lines.size_hint().0);
     let mut heading: Option<&'a str> = None;
-    for &raw in lines {
+    for raw in lines {
         let l = raw.trim_end_matches('\r');
         if l.trim().is_empty() {
             heading = None;
@@ -127,7 +127,7 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
     if n < 8 {
         return Err(Decline("fewer than 8 lines"));
     }
-    let es = entries(&doc.lines);
+    let es = entries(doc.iter());
     let mut keep = Keep::new(n);
     // Hits per file and entries per group, in order.
     let mut seen: rustc_hash::FxHashMap<&str, usize> = rustc_hash::FxHashMap::default();
@@ -153,7 +153,7 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
             Entry::Context(_) | Entry::Other => {}
         }
     }
-    keep.fill_query(query, QUERY_FILL, |i| doc.lines[i].into());
+    keep.fill_query(query, QUERY_FILL, |i| doc.line(i).into());
     // Context lines right next to a kept hit stay with it.
     let hit_kept: Vec<bool> = (0..n)
         .map(|i| keep.get(i) && matches!(es[i], Entry::Hit(_)))
@@ -183,13 +183,13 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
     }
     // Blank lines and separators between kept parts stay.
     for (i, e) in es.iter().enumerate() {
-        if *e == Entry::Other && doc.lines[i].trim().is_empty() {
+        if *e == Entry::Other && doc.line(i).trim().is_empty() {
             keep.set(i, "blank line");
         }
     }
     keep.fit_text(
         budget,
-        |i| doc.lines[i],
+        |i| doc.line(i),
         "\u{2026} 99 more matches in some/path/of/a/file.rs elided (caveman) \u{2026}",
         "",
     );
@@ -268,7 +268,7 @@ pub(crate) fn compress(text: &str, query: &str) -> Result<Compressed, Decline> {
         return Err(Decline("fewer than 18 lines"));
     }
     let mut keep = Keep::new(n);
-    for (i, line) in doc.lines.iter().enumerate() {
+    for (i, line) in doc.iter().enumerate() {
         if i < HEAD {
             keep.set(i, "head");
         } else if i >= n - TAIL {
@@ -277,8 +277,8 @@ pub(crate) fn compress(text: &str, query: &str) -> Result<Compressed, Decline> {
             keep.set(i, "diagnostic or security word");
         }
     }
-    keep.fill_query(query, QUERY_FILL, |i| doc.lines[i].into());
-    keep.guard(|i| doc.lines[i]);
+    keep.fill_query(query, QUERY_FILL, |i| doc.line(i).into());
+    keep.guard(|i| doc.line(i));
     let (pieces, _, trace) = keep.collapse(|run| {
         let m = format!(
             "\u{2026} {} search result lines elided (caveman) \u{2026}",

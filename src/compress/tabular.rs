@@ -510,7 +510,7 @@ pub(crate) fn lean_cut(g: &Grid<'_>, query: &str, budget: Option<usize>) -> Lean
             &lean_marker(999, None),
             &overhead(&summary),
         );
-        keep = k.flags().to_vec();
+        keep = k.flags();
     }
     trace.dropped = keep.iter().filter(|&&k| !k).count();
     LeanCut {
@@ -562,7 +562,7 @@ pub(crate) fn lean_aligned(
 ) -> Option<Compressed> {
     use super::shared::lines::{join_lines, Keep, Lines};
     let doc = Lines::split(text);
-    let plain: Vec<&str> = doc.lines.iter().map(|l| l.trim_end_matches('\r')).collect();
+    let plain: Vec<&str> = doc.iter().map(|l| l.trim_end_matches('\r')).collect();
     let t = table::aligned::parse(&plain)?;
     if t.rows.len() < LEAN_MIN_ROWS {
         return None;
@@ -609,7 +609,7 @@ pub(crate) fn lean_aligned(
     }
     keep.fit_text(budget, |i| plain[i], &lean_marker(999, None), &cut.summary);
     let summary = cut.summary.clone();
-    let first_run = super::shared::dropped_runs(keep.flags())
+    let first_run = super::shared::dropped_runs(&keep.flags())
         .first()
         .map(|r| r.start);
     let (pieces, _, mut trace) = keep.collapse(|run| {

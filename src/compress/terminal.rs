@@ -56,22 +56,13 @@ fn summary_line(l: &str) -> bool {
 fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, Decline> {
     use super::shared::lean;
     let mut clock = crate::timings::Clock::new("terminal");
-    let raw = Lines::split(text);
-    let cleaned: Vec<Cow<'_, str>> = crate::par::map(crate::par::ranges(raw.len(), 8192), |r| {
-        r.map(|i| clean(raw.lines[i])).collect::<Vec<_>>()
-    })
-    .concat();
-    let doc = Lines {
-        lines: cleaned.iter().map(|l| l.as_ref()).collect(),
-        trailing_lf: raw.trailing_lf,
-        cr: raw.cr,
-    };
+    let (body, trailing_lf, cr) = cleaned(text);
+    let doc = Lines::of_body(&body, trailing_lf, cr);
     clock.mark("clean");
-    let joined = lean::join(&doc, &Pieces::all(doc.len()));
-    clock.mark("join");
-    if may_be_aligned(&doc.lines) {
+    let whole = || lean::join(&doc, &Pieces::all(doc.len()));
+    if may_be_aligned(doc.iter()) {
         clock.mark("may be aligned");
-        if let Ok(t) = std::str::from_utf8(&joined) {
+        if let Ok(t) = std::str::from_utf8(&whole()) {
             if let Some(c) = super::tabular::lean_aligned(t, query, TAIL, budget) {
                 return Ok(c);
             }
@@ -88,15 +79,38 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
     match cut {
         Some((pieces, trace)) => Ok(Compressed::traced(lean::join(&doc, &pieces), trace)),
         // Short output: the cleaned lines.
-        None => Ok(Compressed::new(joined)),
+        None => Ok(Compressed::new(whole())),
     }
+}
+
+/// The text with every line cleaned ([`clean`]), without its trailing
+/// LF, with whether it had one and the document's line ending: borrowed
+/// when no line holds a CR or an escape, else built on every core.
+fn cleaned(text: &str) -> (Cow<'_, str>, bool, &'static str) {
+    let raw = Lines::split(text);
+    let (trailing_lf, cr) = (raw.trailing_lf, raw.cr);
+    let body = raw.body();
+    if memchr::memchr2(b'\r', 0x1b, body.as_bytes()).is_none() {
+        return (Cow::Borrowed(body), trailing_lf, cr);
+    }
+    let parts: Vec<String> = crate::par::map(crate::par::ranges(raw.len(), 8192), |r| {
+        let mut out = String::new();
+        for (k, l) in raw.range(r).enumerate() {
+            if k > 0 {
+                out.push('\n');
+            }
+            out.push_str(&clean(l));
+        }
+        out
+    });
+    (Cow::Owned(parts.join("\n")), trailing_lf, cr)
 }
 
 /// Whether the lines can be an aligned table at all (cheap, no
 /// allocation): some lines drawn with bars, or most lines (80 %) long
 /// enough for columns. Spares building the table parser's per-line state
 /// for output that is plainly not one.
-fn may_be_aligned(lines: &[&str]) -> bool {
+fn may_be_aligned<'a>(lines: impl Iterator<Item = &'a str>) -> bool {
     let (mut content, mut long, mut barred) = (0usize, 0usize, 0usize);
     for l in lines {
         if l.trim().is_empty() {
@@ -115,40 +129,40 @@ fn may_be_aligned(lines: &[&str]) -> bool {
 
 /// The terminal view of `text` (terminal.md §3).
 pub(crate) fn compress(text: &str) -> Result<Compressed, Decline> {
-    let raw = Lines::split(text);
-    let cleaned: Vec<Cow<'_, str>> = crate::par::map(crate::par::ranges(raw.len(), 8192), |r| {
-        r.map(|i| clean(raw.lines[i])).collect::<Vec<_>>()
-    })
-    .concat();
-    let doc = Lines {
-        lines: cleaned.iter().map(|l| l.as_ref()).collect(),
-        trailing_lf: raw.trailing_lf,
-        cr: raw.cr,
-    };
+    let (body, trailing_lf, cr) = cleaned(text);
+    let doc = Lines::of_body(&body, trailing_lf, cr);
     let n = doc.len();
     let mut trace = Trace::default();
     let out = if n < MIN_LINES {
         join_lines(&doc, &Pieces::all(n))
     } else {
-        let signals: Vec<bool> = crate::par::map(crate::par::ranges(n, 8192), |r| {
-            r.map(|i| {
-                let l = doc.lines[i];
-                l.contains(MARKER_TEXT) || SIGNAL.is_match(l)
-            })
-            .collect::<Vec<bool>>()
+        // The signal lines' numbers (none held for the others).
+        let signals: Vec<usize> = crate::par::map(crate::par::ranges(n, 8192), |r| {
+            let at = r.start;
+            doc.range(r)
+                .enumerate()
+                .filter(|(_, l)| l.contains(MARKER_TEXT) || SIGNAL.is_match(l))
+                .map(|(k, _)| at + k)
+                .collect::<Vec<usize>>()
         })
         .concat();
         let mut keep = Keep::new(n);
-        for (i, &signal) in signals.iter().enumerate() {
-            if i < HEAD {
-                keep.set(i, "head");
-            } else if i >= n - TAIL {
-                keep.set(i, "tail");
-            } else if signal {
-                keep.set(i, "error, warning or stack frame");
+        // Head, tail and signals in document order (reasons are listed
+        // in the order first used).
+        let mut signal = signals.into_iter().peekable();
+        for i in (0..HEAD).chain(HEAD.max(n - TAIL)..n) {
+            while let Some(&j) = signal.peek() {
+                if j >= i {
+                    break;
+                }
+                if j >= HEAD && j < n - TAIL {
+                    keep.set(j, "error, warning or stack frame");
+                }
+                signal.next();
             }
+            keep.set(i, if i < HEAD { "head" } else { "tail" });
         }
-        keep.guard(|i| doc.lines[i]);
+        keep.guard(|i| doc.line(i));
         let (pieces, _, t) = keep.collapse(|run| {
             Some((
                 format!("\u{2026} {} lines elided (caveman) \u{2026}", run.len()),

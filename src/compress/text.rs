@@ -121,7 +121,7 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
     }
     let doc = Lines::split(text);
     let n = doc.len();
-    let lines = &doc.lines;
+    let lines = &doc.to_vec();
     // Blocks: (first line, end, kind).
     let mut blocks: Vec<(usize, usize, Block)> = Vec::new();
     let mut i = 0;

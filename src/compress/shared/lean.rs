@@ -351,148 +351,134 @@ pub(crate) fn cut(
 ) -> Option<(Pieces, Trace)> {
     let n = doc.len();
     let mut clock = crate::timings::Clock::new("lean cut");
-    let blank = |i: usize| doc.lines[i].trim().is_empty();
-    let non_blank: Vec<usize> = (0..n).filter(|&i| !blank(i)).collect();
-    if non_blank.len() < MIN_LINES {
+    let blank = |l: &str| l.trim().is_empty();
+    // No list of the non-blank lines (8 bytes a line): their count, the
+    // first, and the last ones from the end.
+    let first_line = doc.iter().position(|l| !blank(l))?;
+    let total = doc.iter().filter(|l| !blank(l)).count();
+    if total < MIN_LINES {
         return None;
     }
+    let from_end = |k: usize| n - 1 - k;
     let mut keep = Keep::new(n);
     // The first line and the last ones.
-    keep.set(non_blank[0], "head/tail");
-    for &i in non_blank.iter().rev().take(rules.tail.max(1)) {
-        keep.set(i, "head/tail");
+    keep.set(first_line, "head/tail");
+    for (k, _) in doc
+        .body()
+        .rsplit('\n')
+        .enumerate()
+        .filter(|(_, l)| !blank(l))
+        .take(rules.tail.max(1))
+    {
+        keep.set(from_end(k), "head/tail");
     }
-    // The first and last timestamps.
-    let first_ts = non_blank
-        .iter()
-        .find(|&&i| TIMESTAMP.is_match(doc.lines[i]))
-        .copied();
+    // The first and last timestamps (a blank line holds none).
+    let first_ts = doc.iter().position(|l| TIMESTAMP.is_match(l));
     // No first one: no last one either (no second scan).
     let last_ts = first_ts.and_then(|_| {
-        non_blank
-            .iter()
-            .rev()
-            .find(|&&i| TIMESTAMP.is_match(doc.lines[i]))
-            .copied()
+        doc.body()
+            .rsplit('\n')
+            .position(|l| TIMESTAMP.is_match(l))
+            .map(from_end)
     });
     for i in first_ts.into_iter().chain(last_ts) {
         keep.set(i, "first/last timestamp");
     }
     let span = match (first_ts, last_ts) {
         (Some(a), Some(b)) => {
-            let ts = |i: usize| TIMESTAMP.find(doc.lines[i]).map_or("", |m| m.as_str());
+            let ts = |i: usize| TIMESTAMP.find(doc.line(i)).map_or("", |m| m.as_str());
             format!(", from {} to {}", ts(a), ts(b))
         }
         _ => String::new(),
     };
     // Errors and warnings, each distinct line once, with what follows.
-    let signal: Vec<bool> = crate::par::map(crate::par::ranges(n, 8192), |r| {
-        r.map(|i| {
-            let l = doc.lines[i];
-            is_error(l) || is_warning(l) || rules.extra.is_some_and(|f| f(l))
-        })
-        .collect::<Vec<bool>>()
+    let signals: Vec<usize> = crate::par::map(crate::par::ranges(n, 8192), |r| {
+        let at = r.start;
+        doc.range(r)
+            .enumerate()
+            .filter(|(_, l)| is_error(l) || is_warning(l) || rules.extra.is_some_and(|f| f(l)))
+            .map(|(k, _)| at + k)
+            .collect::<Vec<usize>>()
     })
     .concat();
     clock.mark("timestamps, signals");
     let mut seen: FxHashSet<&str> = FxHashSet::default();
-    let mut i = 0;
-    while i < n {
-        if signal[i] {
-            let line = doc.lines[i].trim_end();
-            if seen.insert(line) {
-                keep.set(i, "error or warning (each distinct line)");
-                // The block it heads.
-                let mut j = i + 1;
-                while j < n && j - i <= MAX_CONTINUATION && CONTINUATION.is_match(doc.lines[j]) {
-                    keep.set(j, "stack frame or diagnostic");
-                    j += 1;
-                }
+    for &i in &signals {
+        let line = doc.line(i).trim_end();
+        if seen.insert(line) {
+            keep.set(i, "error or warning (each distinct line)");
+            // The block it heads.
+            let mut j = i + 1;
+            while j < n && j - i <= MAX_CONTINUATION && CONTINUATION.is_match(doc.line(j)) {
+                keep.set(j, "stack frame or diagnostic");
+                j += 1;
             }
         }
-        i += 1;
     }
-    // One exemplar per frequent template. Each line gets its template's
-    // number (4 bytes a line, not a string): every part names its own
-    // templates, then the parts' numbers are joined in order.
-    let parts: Vec<(Vec<u32>, Vec<String>)> = crate::par::map(crate::par::ranges(n, 4096), |r| {
-        let mut ids: FxHashMap<String, u32> = FxHashMap::default();
-        let mut names: Vec<String> = Vec::new();
-        let local: Vec<u32> = r
-            .map(|i| {
-                let line = doc.lines[i];
-                let found = if is_own_template(line) {
-                    ids.get(line).copied()
-                } else {
-                    None
-                };
-                if let Some(id) = found {
-                    return id;
+    drop(signals);
+    // One exemplar per frequent template: every part counts its
+    // non-blank lines' templates (how many, the first) and names those of
+    // its kept lines; no template is held per line.
+    type Tally = FxHashMap<String, (usize, usize)>;
+    let parts: Vec<(Tally, FxHashSet<String>)> =
+        crate::par::map(crate::par::ranges(n, 4096), |r| {
+            let mut tally: Tally = FxHashMap::default();
+            let mut shown: FxHashSet<String> = FxHashSet::default();
+            for (i, line) in r.clone().zip(doc.range(r)) {
+                let is_blank = blank(line);
+                let kept = keep.get(i);
+                if is_blank && !kept {
+                    continue;
                 }
-                let t = template(line);
-                match ids.get(&t) {
-                    Some(&id) => id,
-                    None => {
-                        let id = names.len() as u32;
-                        names.push(t.clone());
-                        ids.insert(t, id);
-                        id
+                let own = is_own_template(line);
+                if own {
+                    if let Some(e) = tally.get_mut(line) {
+                        if !is_blank {
+                            e.0 += 1;
+                        }
+                        if kept {
+                            shown.insert(line.to_owned());
+                        }
+                        continue;
                     }
                 }
-            })
-            .collect();
-        (local, names)
-    });
-    clock.mark("templates");
-    let mut names: Vec<String> = Vec::new();
-    let mut global: FxHashMap<String, u32> = FxHashMap::default();
-    let mut template_of: Vec<u32> = Vec::with_capacity(n);
-    for (local, part_names) in parts {
-        let map: Vec<u32> = part_names
-            .into_iter()
-            .map(|t| match global.get(&t) {
-                Some(&id) => id,
-                None => {
-                    let id = names.len() as u32;
-                    names.push(t.clone());
-                    global.insert(t, id);
-                    id
+                let t = if own { line.to_owned() } else { template(line) };
+                if kept {
+                    shown.insert(t.clone());
                 }
-            })
-            .collect();
-        template_of.extend(local.into_iter().map(|l| map[l as usize]));
-    }
-    drop(global);
-    let mut tally: Vec<(usize, usize)> = vec![(0, usize::MAX); names.len()];
-    for &i in &non_blank {
-        let e = &mut tally[template_of[i] as usize];
-        e.0 += 1;
-        e.1 = e.1.min(i);
+                if !is_blank {
+                    tally.entry(t).or_insert((0, i)).0 += 1;
+                }
+            }
+            (tally, shown)
+        });
+    clock.mark("templates");
+    let mut tally: Tally = FxHashMap::default();
+    let mut shown: FxHashSet<String> = FxHashSet::default();
+    for (part, part_shown) in parts {
+        for (t, (c, first)) in part {
+            let e = tally.entry(t).or_insert((0, first));
+            e.0 += c;
+            e.1 = e.1.min(first);
+        }
+        shown.extend(part_shown);
     }
     let mut by_count: Vec<(&str, usize, usize)> = tally
         .iter()
-        .enumerate()
-        .filter(|(_, &(c, _))| c > 0)
-        .map(|(t, &(c, f))| (names[t].as_str(), c, f))
+        .map(|(t, &(c, f))| (t.as_str(), c, f))
         .collect();
     by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
-    let total = non_blank.len();
-    let mut shown: FxHashSet<&str> = FxHashSet::default();
-    for (i, &t) in template_of.iter().enumerate() {
-        if keep.get(i) {
-            shown.insert(names[t as usize].as_str());
-        }
-    }
     for &(t, c, first) in by_count.iter().take(MAX_EXEMPLARS) {
         if c * 100 < total {
             break;
         }
-        if shown.insert(t) {
+        if !shown.contains(t) {
+            shown.insert(t.to_owned());
             keep.set(first, "one line of each frequent kind");
         }
     }
     clock.mark("exemplars");
-    keep.fill_query(query, QUERY_FILL, |i| doc.lines[i].into());
+    keep.fill_query(query, QUERY_FILL, |i| doc.line(i).into());
     let unit = rules.unit;
     // The closing marker states the total and the most frequent kinds;
     // under a budget it takes at most a quarter of it.
@@ -511,7 +497,7 @@ pub(crate) fn cut(
     });
     let unfit = keep.fit_text(
         budget,
-        |i| doc.lines[i],
+        |i| doc.line(i),
         "\u{2026} 9999 lines elided (caveman) \u{2026}",
         close.as_deref().unwrap_or(""),
     );

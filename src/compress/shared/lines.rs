@@ -23,9 +23,20 @@ use super::{kinds, relevance};
 
 /// A document cut into lines (log.md §3 step 1): one trailing LF removed
 /// and remembered, the rest split on LF, each CR left on its line.
+///
+/// The lines are not a list of slices (16 bytes a line: 64 MiB of `a\n`
+/// would hold 512 MiB of them) but an index into the text: the start of
+/// every 2^`shift`-th line, `shift` the smallest that keeps the index
+/// within a quarter of the text. A line is found from the mark before it;
+/// [`Lines::iter`] walks them in order at the cost of one search a line.
 #[derive(Debug)]
 pub(crate) struct Lines<'a> {
-    pub lines: Vec<&'a str>,
+    body: &'a str,
+    /// Start of lines 0, 2^shift, 2·2^shift, …, then `body.len() + 1`.
+    marks: Vec<usize>,
+    shift: u32,
+    n: usize,
+    id: u64,
     /// The input ended with LF (re-appended by [`join_lines`]).
     pub trailing_lf: bool,
     /// `"\r"` when the input is majority-CRLF (tabular.md §3.5), else
@@ -39,19 +50,136 @@ impl<'a> Lines<'a> {
             Some(b) => (b, true),
             None => (text, false),
         };
+        let cr = if crate::table::majority_crlf(text.as_bytes()) {
+            "\r"
+        } else {
+            ""
+        };
+        Lines::of_body(body, trailing_lf, cr)
+    }
+
+    /// The lines of `body` (split on every LF), with the trailing LF and
+    /// line ending the document had.
+    pub fn of_body(body: &'a str, trailing_lf: bool, cr: &'static str) -> Lines<'a> {
+        let b = body.as_bytes();
+        let n = memchr::memchr_iter(b'\n', b).count() + 1;
+        let mut shift = 0;
+        while (n >> shift) * std::mem::size_of::<usize>() > b.len() / 4 && (n >> shift) > 1 {
+            shift += 1;
+        }
+        let mask = (1usize << shift) - 1;
+        let mut marks = Vec::with_capacity((n >> shift) + 2);
+        marks.push(0);
+        for (k, at) in memchr::memchr_iter(b'\n', b).enumerate() {
+            if (k + 1) & mask == 0 {
+                marks.push(at + 1);
+            }
+        }
+        marks.push(b.len() + 1);
         Lines {
-            lines: body.split('\n').collect(),
+            body,
+            marks,
+            shift,
+            n,
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             trailing_lf,
-            cr: if crate::table::majority_crlf(text.as_bytes()) {
-                "\r"
-            } else {
-                ""
-            },
+            cr,
         }
     }
 
     pub fn len(&self) -> usize {
-        self.lines.len()
+        self.n
+    }
+
+    /// The text the lines are cut from (without the trailing LF).
+    pub fn body(&self) -> &'a str {
+        self.body
+    }
+
+    /// Line `i` (without its LF). Where marks are sparse, each thread
+    /// remembers the last line it found: reading the lines of a range in
+    /// order costs one search a line.
+    pub fn line(&self, i: usize) -> &'a str {
+        debug_assert!(i < self.n);
+        let k = i >> self.shift;
+        if self.shift == 0 {
+            return &self.body[self.marks[k]..self.marks[k + 1] - 1];
+        }
+        let b = self.body.as_bytes();
+        let (mut at, mut start) = (k << self.shift, self.marks[k]);
+        let last = CURSOR.get();
+        if last.0 == self.id && last.1 <= i && last.1 >= at {
+            if last.1 == i {
+                return &self.body[last.2..last.3];
+            }
+            (at, start) = (last.1 + 1, last.3 + 1);
+        }
+        while at < i {
+            start += memchr::memchr(b'\n', &b[start..]).map_or(b.len() - start, |p| p + 1);
+            at += 1;
+        }
+        let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |p| start + p);
+        CURSOR.set((self.id, i, start, end));
+        &self.body[start..end]
+    }
+
+    /// The lines in order.
+    pub fn iter(&self) -> LineIter<'a> {
+        LineIter {
+            rest: Some(self.body),
+        }
+    }
+
+    /// The lines of `r`, in order.
+    pub fn range(&self, r: Range<usize>) -> impl Iterator<Item = &'a str> + 'a {
+        let start = if r.start < self.n {
+            let l = self.line(r.start);
+            l.as_ptr() as usize - self.body.as_ptr() as usize
+        } else {
+            self.body.len()
+        };
+        let rest = (r.start < self.n).then(|| &self.body[start..]);
+        LineIter { rest }.take(r.len())
+    }
+
+    /// Every line, as a list of slices: for the few compressors whose
+    /// rules read lines as a slice (diff, config, text sections).
+    pub fn to_vec(&self) -> Vec<&'a str> {
+        self.iter().collect()
+    }
+}
+
+thread_local! {
+    /// The last line [`Lines::line`] found on this thread: the document's
+    /// id, the line's number, start and end.
+    static CURSOR: std::cell::Cell<(u64, usize, usize, usize)> =
+        const { std::cell::Cell::new((0, 0, 0, 0)) };
+}
+
+/// Documents' ids (0 is none): a thread's cursor names the document it
+/// is in, never another that happens to sit at the same address.
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// The lines of a text from a position on.
+pub(crate) struct LineIter<'a> {
+    rest: Option<&'a str>,
+}
+
+impl<'a> Iterator for LineIter<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let r = self.rest?;
+        match memchr::memchr(b'\n', r.as_bytes()) {
+            Some(p) => {
+                self.rest = Some(&r[p + 1..]);
+                Some(&r[..p])
+            }
+            None => {
+                self.rest = None;
+                Some(r)
+            }
+        }
     }
 }
 
@@ -137,16 +265,18 @@ impl Trace {
     }
 }
 
-/// Keep flags with the reason each unit was first kept.
+/// Keep flags with the reason each unit was first kept: one byte a unit.
 #[derive(Debug)]
 pub(crate) struct Keep {
-    flags: Vec<bool>,
     reasons: Vec<(&'static str, usize)>,
-    /// Per unit, the index in `reasons` of why it was kept (or NONE).
-    why: Vec<u16>,
+    /// Per unit, 1 + the index in `reasons` of why it was kept, or NONE.
+    why: Vec<u8>,
 }
 
-const NONE: u16 = u16::MAX;
+const NONE: u8 = 0;
+/// Reasons a Keep tells apart (a compressor has a dozen); a further one
+/// is counted under the last.
+const MAX_REASONS: usize = u8::MAX as usize;
 
 /// The budget class of a keep reason (lower is kept first): errors,
 /// then query hits, then anomalies, extremes and what follows an error,
@@ -210,7 +340,6 @@ impl Unfit {
 impl Keep {
     pub fn new(n: usize) -> Keep {
         Keep {
-            flags: vec![false; n],
             reasons: Vec::new(),
             why: vec![NONE; n],
         }
@@ -227,10 +356,10 @@ impl Keep {
         marker: usize,
         overhead: usize,
     ) -> Unfit {
-        let n = self.flags.len();
+        let n = self.why.len();
         let mut order: Vec<(u8, usize)> = (0..n)
-            .filter(|&i| self.flags[i])
-            .map(|i| (priority(self.reasons[self.why[i] as usize].0), i))
+            .filter(|&i| self.get(i))
+            .map(|i| (priority(self.reason(i)), i))
             .collect();
         order.sort_unstable();
         let mut flags = vec![false; n];
@@ -252,9 +381,8 @@ impl Keep {
             }
         }
         for (i, f) in flags.iter().enumerate() {
-            if !*f && self.flags[i] {
-                self.flags[i] = false;
-                let r = self.why[i] as usize;
+            if !*f && self.get(i) {
+                let r = self.why[i] as usize - 1;
                 self.reasons[r].1 -= 1;
                 self.why[i] = NONE;
             }
@@ -262,54 +390,62 @@ impl Keep {
         unfit
     }
 
+    /// Why unit `i` is kept (it is).
+    fn reason(&self, i: usize) -> &'static str {
+        self.reasons[self.why[i] as usize - 1].0
+    }
+
     pub fn len(&self) -> usize {
-        self.flags.len()
+        self.why.len()
     }
 
     pub fn get(&self, i: usize) -> bool {
-        self.flags[i]
+        self.why[i] != NONE
     }
 
-    pub fn flags(&self) -> &[bool] {
-        &self.flags
+    /// The flags, one bool a unit.
+    pub fn flags(&self) -> Vec<bool> {
+        self.why.iter().map(|&w| w != NONE).collect()
+    }
+
+    /// The number `why` holds for `reason`, added on first use.
+    fn reason_id(&mut self, reason: &'static str) -> u8 {
+        let k = match self.reasons.iter().position(|r| r.0 == reason) {
+            Some(k) => k,
+            None if self.reasons.len() < MAX_REASONS => {
+                self.reasons.push((reason, 0));
+                self.reasons.len() - 1
+            }
+            None => MAX_REASONS - 1,
+        };
+        (k + 1) as u8
     }
 
     /// Keeps unit `i` for `reason`; true if it was not kept before.
     pub fn set(&mut self, i: usize, reason: &'static str) -> bool {
-        if self.flags[i] {
+        if self.get(i) {
             return false;
         }
-        self.flags[i] = true;
-        let k = match self.reasons.iter().position(|r| r.0 == reason) {
-            Some(k) => {
-                self.reasons[k].1 += 1;
-                k
-            }
-            None => {
-                self.reasons.push((reason, 1));
-                self.reasons.len() - 1
-            }
-        };
-        self.why[i] = k as u16;
+        let w = self.reason_id(reason);
+        self.reasons[w as usize - 1].1 += 1;
+        self.why[i] = w;
         true
     }
 
     /// Runs a rule that only turns flags on (the kind guard) and credits
     /// what it turned on to `reason`.
     fn apply(&mut self, reason: &'static str, rule: impl FnOnce(&mut [bool])) {
-        let before = self.flags.clone();
-        rule(&mut self.flags);
-        let k = self.reasons.len() as u16;
+        let mut flags = self.flags();
+        rule(&mut flags);
         let mut added = 0;
-        for (i, (now, was)) in self.flags.iter().zip(&before).enumerate() {
-            if *now && !*was {
+        let w = self.reason_id(reason);
+        for (i, now) in flags.iter().enumerate() {
+            if *now && self.why[i] == NONE {
                 added += 1;
-                self.why[i] = k;
+                self.why[i] = w;
             }
         }
-        if added > 0 {
-            self.reasons.push((reason, added));
-        }
+        self.reasons[w as usize - 1].1 += added;
     }
 
     /// [`Keep::fit`] for units that are texts, when a budget is given:
@@ -346,7 +482,7 @@ impl Keep {
             return;
         }
         let scores = relevance::scores_of(query, self.len(), doc);
-        for i in relevance::candidates(&scores, &self.flags)
+        for i in relevance::candidates(&scores, &self.flags())
             .into_iter()
             .take(limit)
         {
@@ -370,8 +506,8 @@ impl Keep {
         self,
         marker: impl Fn(Range<usize>) -> Option<(String, usize)> + Sync,
     ) -> (Pieces, usize, Trace) {
-        let n = self.flags.len();
-        let runs = super::dropped_runs(&self.flags);
+        let n = self.why.len();
+        let runs = runs_where(&self.why, |w| w == NONE);
         let in_runs: usize = runs.iter().map(|r| r.len()).sum();
         let parts = crate::par::parts_for(in_runs, 4096);
         let markers = crate::par::map_each(&runs, parts, |r| marker(r.clone()));
@@ -402,11 +538,66 @@ impl Keep {
     }
 }
 
+/// The maximal runs of units whose state satisfies `dropped`.
+pub(crate) fn runs_where<T: Copy>(state: &[T], dropped: impl Fn(T) -> bool) -> Vec<Range<usize>> {
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < state.len() {
+        if !dropped(state[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < state.len() && dropped(state[i]) {
+            i += 1;
+        }
+        runs.push(start..i);
+    }
+    runs
+}
+
 /// The pieces as lines joined with LF: units as they were, markers with
 /// the document's `cr`, then the trailing LF if the input had one.
 pub(crate) fn join_lines(doc: &Lines<'_>, pieces: &Pieces) -> Vec<u8> {
     let trailer = if doc.trailing_lf { "\n" } else { "" };
-    join(pieces, &doc.lines, "\n", doc.cr, trailer)
+    let size: usize = pieces
+        .0
+        .iter()
+        .map(|p| match p {
+            Piece::Units(r) => r.len(),
+            Piece::Marker(m) => m.len() + 2,
+        })
+        .sum();
+    let mut out = Vec::with_capacity(size.min(doc.body.len() + 1));
+    let mut first = true;
+    for p in &pieces.0 {
+        match p {
+            Piece::Units(r) => {
+                if r.is_empty() {
+                    continue;
+                }
+                if !first {
+                    out.push(b'\n');
+                }
+                // A run of lines is one slice of the text.
+                let a = doc.line(r.start);
+                let z = doc.line(r.end - 1);
+                let from = a.as_ptr() as usize - doc.body.as_ptr() as usize;
+                let to = z.as_ptr() as usize - doc.body.as_ptr() as usize + z.len();
+                out.extend_from_slice(&doc.body.as_bytes()[from..to]);
+            }
+            Piece::Marker(m) => {
+                if !first {
+                    out.push(b'\n');
+                }
+                out.extend_from_slice(m.as_bytes());
+                out.extend_from_slice(doc.cr.as_bytes());
+            }
+        }
+        first = false;
+    }
+    out.extend_from_slice(trailer.as_bytes());
+    out
 }
 
 /// The pieces joined with `sep`: units as they were, each marker followed
@@ -443,15 +634,15 @@ mod tests {
     #[test]
     fn lines_keep_crs_and_remember_the_final_lf() {
         let d = Lines::split("a\r\nb\r\n");
-        assert_eq!(d.lines, ["a\r", "b\r"]);
+        assert_eq!(d.to_vec(), ["a\r", "b\r"]);
         assert!(d.trailing_lf);
         assert_eq!(d.cr, "\r");
         let d = Lines::split("a\nb");
-        assert_eq!(d.lines, ["a", "b"]);
+        assert_eq!(d.to_vec(), ["a", "b"]);
         assert!(!d.trailing_lf);
         assert_eq!(d.cr, "");
-        assert_eq!(Lines::split("").lines, [""]);
-        assert_eq!(Lines::split("\n").lines, [""]);
+        assert_eq!(Lines::split("").to_vec(), [""]);
+        assert_eq!(Lines::split("\n").to_vec(), [""]);
     }
 
     #[test]

@@ -13,20 +13,7 @@ pub mod stats;
 /// Maximal runs of dropped units (`keep[i]` false), in order: each becomes
 /// one marker, or stays as it is when a marker would not pay.
 pub fn dropped_runs(keep: &[bool]) -> Vec<std::ops::Range<usize>> {
-    let mut runs = Vec::new();
-    let mut i = 0;
-    while i < keep.len() {
-        if keep[i] {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < keep.len() && !keep[i] {
-            i += 1;
-        }
-        runs.push(start..i);
-    }
-    runs
+    lines::runs_where(keep, |k| !k)
 }
 
 #[cfg(test)]
