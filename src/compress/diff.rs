@@ -82,7 +82,7 @@ fn fit(
     out.push(b'\n');
     out.extend(super::shared::lines::join(
         &pieces,
-        &strs,
+        |i| strs[i],
         "\n",
         cr,
         if trailing_lf { "\n" } else { "" },

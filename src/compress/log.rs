@@ -81,18 +81,18 @@ pub(crate) fn compress(text: &str, query: &str) -> Result<Compressed, Decline> {
     for i in 0..HEAD {
         keep.set(i, "head");
     }
-    let signals: Vec<bool> = crate::par::map(crate::par::ranges(n, 8192), |r| {
-        r.map(|i| {
-            let l = doc.line(i);
-            is_marker(l) || SIGNAL.is_match(l)
-        })
-        .collect::<Vec<bool>>()
+    // The signal lines' numbers (none held for the others).
+    let signals: Vec<usize> = crate::par::map(crate::par::ranges(n, 8192), |r| {
+        let at = r.start;
+        doc.range(r)
+            .enumerate()
+            .filter(|(_, l)| is_marker(l) || SIGNAL.is_match(l))
+            .map(|(k, _)| at + k)
+            .collect::<Vec<usize>>()
     })
     .concat();
-    for (i, &s) in signals.iter().enumerate().skip(HEAD) {
-        if s {
-            keep.set(i, "error, warning or stack frame");
-        }
+    for &i in signals.iter().filter(|&&i| i >= HEAD) {
+        keep.set(i, "error, warning or stack frame");
     }
     clock.mark("signals");
     let mut budget = TAIL;
@@ -123,9 +123,8 @@ pub(crate) fn compress(text: &str, query: &str) -> Result<Compressed, Decline> {
 /// collapsed only when its summary pays for the marker).
 fn marker_for(doc: &Lines<'_>, run: Range<usize>) -> Option<(String, usize)> {
     let r = run.len();
-    let lines: Vec<&str> = doc.range(run).collect();
-    let run_bytes: usize = lines.iter().map(|l| l.len() + 1).sum();
-    let summary = summary_of(&lines, run_bytes);
+    let run_bytes = doc.span(run.clone()).len() + 1;
+    let summary = summary_of(r, doc.range(run), run_bytes);
     let marker = if summary.is_empty() {
         format!("\u{2026} {r} lines elided (caveman) \u{2026}")
     } else {
@@ -164,8 +163,8 @@ impl Fields {
 }
 
 /// The invariant summary of a run of lines (log.md §4, invariants.md).
-fn summary_of(lines: &[&str], run_bytes: usize) -> String {
-    if lines.len() < 2 {
+fn summary_of<'a>(n: usize, lines: impl Iterator<Item = &'a str>, run_bytes: usize) -> String {
+    if n < 2 {
         return String::new();
     }
     let mut f = Fields::default();
@@ -178,7 +177,7 @@ fn summary_of(lines: &[&str], run_bytes: usize) -> String {
         }
         f.units.push(start..f.pairs.len());
     }
-    invariants::summary_of(lines.len(), f.filler(), run_bytes as i64)
+    invariants::summary_of(n, f.filler(), run_bytes as i64)
 }
 
 /// A line's fields: its JSON object's members, or else its logfmt pairs.

@@ -7,6 +7,7 @@
 //! input first loses its script, style and svg blocks and its comments.
 
 use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -121,19 +122,18 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
     }
     let doc = Lines::split(text);
     let n = doc.len();
-    let lines = &doc.to_vec();
     // Blocks: (first line, end, kind).
     let mut blocks: Vec<(usize, usize, Block)> = Vec::new();
     let mut i = 0;
     while i < n {
-        let l = lines[i];
+        let l = doc.line(i);
         if l.trim().is_empty() {
             i += 1;
             continue;
         }
         if let Some((c, run)) = fence(l) {
             let mut j = i + 1;
-            while j < n && !fence(lines[j]).is_some_and(|(d, r)| d == c && r >= run) {
+            while j < n && !fence(doc.line(j)).is_some_and(|(d, r)| d == c && r >= run) {
                 j += 1;
             }
             let end = (j + 1).min(n);
@@ -142,7 +142,7 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
             continue;
         }
         if MD_HEADING.is_match(l)
-            || (i + 1 < n && UNDERLINE.is_match(lines[i + 1]) && !l.trim().is_empty())
+            || (i + 1 < n && UNDERLINE.is_match(doc.line(i + 1)) && !l.trim().is_empty())
         {
             let end = if MD_HEADING.is_match(l) { i + 1 } else { i + 2 };
             // An RST title may have an overline too.
@@ -150,26 +150,25 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
             i = end;
             continue;
         }
-        if UNDERLINE.is_match(l) && i + 2 < n && UNDERLINE.is_match(lines[i + 2]) {
+        if UNDERLINE.is_match(l) && i + 2 < n && UNDERLINE.is_match(doc.line(i + 2)) {
             blocks.push((i, i + 3, Block::Heading));
             i += 3;
             continue;
         }
         let mut j = i;
         while j < n
-            && !lines[j].trim().is_empty()
-            && fence(lines[j]).is_none()
-            && (j == i || !MD_HEADING.is_match(lines[j]))
+            && !doc.line(j).trim().is_empty()
+            && fence(doc.line(j)).is_none()
+            && (j == i || !MD_HEADING.is_match(doc.line(j)))
         {
             j += 1;
         }
-        let body = &lines[i..j];
-        let kind = if body.iter().all(|l| l.trim_start().starts_with('|')) {
+        let kind = if doc.range(i..j).all(|l| l.trim_start().starts_with('|')) {
             Block::Table
-        } else if LIST_ITEM.is_match(body[0]) {
+        } else if LIST_ITEM.is_match(doc.line(i)) {
             Block::List
-        } else if body
-            .iter()
+        } else if doc
+            .range(i..j)
             .all(|l| l.starts_with("    ") || l.starts_with('\t'))
         {
             Block::Code
@@ -219,7 +218,7 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
                 for k in s..s + LEAN_CODE_HEAD {
                     keep.set(k, "code block");
                 }
-                if fence(lines[e - 1]).is_some() {
+                if fence(doc.line(e - 1)).is_some() {
                     keep.set(e - 1, "code block");
                 }
             }
@@ -227,9 +226,9 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
                 // A long table: the lean table rules, in place.
                 let cells = pipe_cells;
                 let rows: Vec<usize> = (s + 2..e).collect();
-                let data: Vec<&str> = rows.iter().map(|&k| lines[k]).collect();
+                let data: Vec<&str> = rows.iter().map(|&k| doc.line(k)).collect();
                 let g = super::tabular::Grid {
-                    names: cells(lines[s]),
+                    names: cells(doc.line(s)),
                     row: Box::new(move |i| cells(data[i])),
                     rows: rows.len(),
                     tail: 1,
@@ -249,7 +248,7 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
             Block::Table => all(&mut keep, "table"),
             Block::List => {
                 let mut items = 0;
-                for (k, line) in lines.iter().enumerate().take(e).skip(s) {
+                for (k, line) in (s..e).zip(doc.range(s..e)) {
                     if LIST_ITEM.is_match(line) {
                         items += 1;
                     }
@@ -263,20 +262,20 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
         lead_due = false;
         // A paragraph with an error word stays whole; in a list the item,
         // elsewhere the line; command lines stay wherever they are.
-        let erring = (s..e).any(|k| ERROR_WORD.is_match(lines[k]));
+        let erring = (s..e).any(|k| ERROR_WORD.is_match(doc.line(k)));
         if erring && kind == Block::Paragraph {
             all(&mut keep, "error word");
         }
         let mut item_start = s;
         for k in s..e {
-            if kind == Block::List && LIST_ITEM.is_match(lines[k]) {
+            if kind == Block::List && LIST_ITEM.is_match(doc.line(k)) {
                 item_start = k;
             }
-            let t = lines[k].trim_start();
-            if ERROR_WORD.is_match(lines[k]) {
+            let t = doc.line(k).trim_start();
+            if ERROR_WORD.is_match(doc.line(k)) {
                 let from = if kind == Block::List { item_start } else { k };
                 let mut to = k + 1;
-                while kind == Block::List && to < e && !LIST_ITEM.is_match(lines[to]) {
+                while kind == Block::List && to < e && !LIST_ITEM.is_match(doc.line(to)) {
                     to += 1;
                 }
                 for j in from..to {
@@ -290,19 +289,19 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
     // Blank lines are kept; a run of dropped lines swallows the blanks
     // inside it.
     for k in 0..n {
-        if lines[k].trim().is_empty() {
-            let before = (0..k).rev().find(|&j| !lines[j].trim().is_empty());
-            let after = (k + 1..n).find(|&j| !lines[j].trim().is_empty());
+        if doc.line(k).trim().is_empty() {
+            let before = (0..k).rev().find(|&j| !doc.line(j).trim().is_empty());
+            let after = (k + 1..n).find(|&j| !doc.line(j).trim().is_empty());
             let dropped = |j: Option<usize>| j.is_some_and(|j| !keep.get(j));
             if !(dropped(before) && dropped(after)) {
                 keep.set(k, "blank line");
             }
         }
     }
-    keep.fill_query(query, 12, |i| lines[i].into());
+    keep.fill_query(query, 12, |i| doc.line(i).into());
     let unfit = keep.fit_text(
         budget,
-        |i| lines[i],
+        |i| doc.line(i),
         "\u{2026} 9999 lines elided (caveman) \u{2026}",
         "",
     );
@@ -313,7 +312,10 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
             let m = super::tabular::lean_marker(run.len(), Some(summary));
             return Some((format!("| {m} |"), 0));
         }
-        let content = run.clone().filter(|&k| !lines[k].trim().is_empty()).count();
+        let content = run
+            .clone()
+            .filter(|&k| !doc.line(k).trim().is_empty())
+            .count();
         (fitted || content >= 2 || run.len() >= 3).then(|| {
             (
                 format!("\u{2026} {content} lines elided (caveman) \u{2026}"),
@@ -346,13 +348,13 @@ pub(crate) fn compress(text: &str, query: &str) -> Result<Compressed, Decline> {
     } else {
         Cow::Borrowed(text)
     };
-    let sections = sections(&cleaned);
+    let sections = Sections::of(&cleaned);
     let n = sections.len();
     if n < MIN_SECTIONS {
         return Err(Decline("fewer than 7 sections"));
     }
     let mut keep = Keep::new(n);
-    for (i, s) in sections.iter().enumerate() {
+    for (i, s) in (0..n).map(|i| (i, sections.get(i))) {
         if i < HEAD {
             keep.set(i, "head");
         } else if i >= n - TAIL {
@@ -363,8 +365,8 @@ pub(crate) fn compress(text: &str, query: &str) -> Result<Compressed, Decline> {
             keep.set(i, "signal word");
         }
     }
-    keep.fill_query(query, QUERY_FILL, |i| sections[i].into());
-    keep.guard(|i| sections[i]);
+    keep.fill_query(query, QUERY_FILL, |i| sections.get(i).into());
+    keep.guard(|i| sections.get(i));
     let (pieces, _, trace) = keep.collapse(|run| {
         Some((
             format!("\u{2026} {} sections elided (caveman) \u{2026}", run.len()),
@@ -375,7 +377,7 @@ pub(crate) fn compress(text: &str, query: &str) -> Result<Compressed, Decline> {
         return Err(Decline("nothing dropped but single sections"));
     }
     Ok(Compressed::traced(
-        join(&pieces, &sections, "\n\n", "", ""),
+        join(&pieces, |i| sections.get(i), "\n\n", "", ""),
         trace,
     ))
 }
@@ -410,51 +412,154 @@ fn fence(line: &str) -> Option<(u8, usize)> {
 }
 
 /// The sections of a document (text.md §4), each a trimmed slice of it.
+#[cfg(test)]
 fn sections(text: &str) -> Vec<&str> {
-    let paragraphs = text.contains("\n\n") || text.contains("\r\n\r\n");
+    let s = Sections::of(text);
+    (0..s.len()).map(|i| s.get(i)).collect()
+}
+
+/// The sections of a document (text.md §4), found again on demand: a
+/// section starts where the scan holds nothing, so the scan can resume at
+/// the line it starts on. Held: that line's offset for every 2^`shift`-th
+/// section (at most a quarter of the text), not a slice per section; each
+/// thread remembers where its last section ended, so reading sections in
+/// order scans the text once.
+struct Sections<'a> {
+    text: &'a str,
+    paragraphs: bool,
+    marks: Vec<usize>,
+    shift: u32,
+    n: usize,
+    id: u64,
+}
+
+/// Documents' ids for the per-thread cursor (0 is none).
+static NEXT_SECTIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+thread_local! {
+    /// The last section found on this thread: the document's id, the
+    /// section's number, its range and where the scan resumes after it.
+    static SECTION_CURSOR: std::cell::Cell<(u64, usize, usize, usize, usize)> =
+        const { std::cell::Cell::new((0, 0, 0, 0, 0)) };
+}
+
+impl<'a> Sections<'a> {
+    fn of(text: &'a str) -> Sections<'a> {
+        let paragraphs = text.contains("\n\n") || text.contains("\r\n\r\n");
+        // Two scans: the count decides how sparse the marks are.
+        let scan = || {
+            let mut pos = 0;
+            std::iter::from_fn(move || {
+                let (line, _, next) = next_section(text, paragraphs, pos)?;
+                pos = next;
+                Some(line)
+            })
+        };
+        let n = scan().count();
+        let mut shift = 0;
+        while (n >> shift) * std::mem::size_of::<usize>() > text.len() / 4 && (n >> shift) > 1 {
+            shift += 1;
+        }
+        let marks: Vec<usize> = scan().step_by(1 << shift).collect();
+        Sections {
+            text,
+            paragraphs,
+            marks,
+            shift,
+            n,
+            id: NEXT_SECTIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Section `i`.
+    fn get(&self, i: usize) -> &'a str {
+        let k = i >> self.shift;
+        let (mut at, mut pos) = (k << self.shift, self.marks[k]);
+        let last = SECTION_CURSOR.get();
+        if last.0 == self.id && last.1 <= i && last.1 >= at {
+            if last.1 == i {
+                return &self.text[last.2..last.3];
+            }
+            (at, pos) = (last.1 + 1, last.4);
+        }
+        loop {
+            let (_, r, next) =
+                next_section(self.text, self.paragraphs, pos).expect("section within the count");
+            if at == i {
+                SECTION_CURSOR.set((self.id, i, r.start, r.end, next));
+                return &self.text[r];
+            }
+            at += 1;
+            pos = next;
+        }
+    }
+}
+
+/// The first section at or after `pos` (a line start where the scan holds
+/// nothing): the start of the line it begins on, its trimmed range, and
+/// where the scan resumes after it.
+fn next_section(
+    text: &str,
+    paragraphs: bool,
+    mut pos: usize,
+) -> Option<(usize, Range<usize>, usize)> {
     let body = text.strip_suffix('\n').unwrap_or(text);
-    let mut out = Vec::new();
-    // The buffered lines are a contiguous slice of the text: joined with
-    // LF they are that slice.
     let mut start: Option<usize> = None;
     let mut end = 0;
     let mut open: Option<(u8, usize)> = None;
-    let mut flush = |start: &mut Option<usize>, end: usize| {
-        if let Some(s) = start.take() {
-            let section = text[s..end].trim();
-            if !section.is_empty() {
-                out.push(section);
-            }
+    // A flushed buffer: its trimmed range, if not empty.
+    let flush = |start: Option<usize>, end: usize| -> Option<(usize, Range<usize>)> {
+        let s = start?;
+        let raw = &text[s..end];
+        let t = raw.trim_start();
+        let t = t.trim_end();
+        if t.is_empty() {
+            return None;
         }
+        let from = s + (raw.len() - raw.trim_start().len());
+        Some((s, from..from + t.len()))
     };
-    let mut pos = 0;
-    for line in body.split('\n') {
-        let (ls, le) = (pos, pos + line.len());
-        pos = le + 1;
+    while pos <= body.len() {
+        let le = memchr::memchr(b'\n', &body.as_bytes()[pos..]).map_or(body.len(), |p| pos + p);
+        let (ls, line) = (pos, &body[pos..le]);
+        let after = le + 1;
         if let Some((c, run)) = open {
             start.get_or_insert(ls);
             end = le;
             if fence(line).is_some_and(|(d, r)| d == c && r >= run) {
                 open = None;
-                flush(&mut start, end);
+                if let Some((s, r)) = flush(start.take(), end) {
+                    return Some((s, r, after));
+                }
             }
         } else if let Some(f) = fence(line) {
-            flush(&mut start, end);
+            if let Some((s, r)) = flush(start.take(), end) {
+                // The fence line begins the next section.
+                return Some((s, r, ls));
+            }
             open = Some(f);
             start = Some(ls);
             end = le;
         } else if line.trim().is_empty() {
-            flush(&mut start, end);
+            if let Some((s, r)) = flush(start.take(), end) {
+                return Some((s, r, after));
+            }
         } else {
             start.get_or_insert(ls);
             end = le;
             if !paragraphs {
-                flush(&mut start, end);
+                if let Some((s, r)) = flush(start.take(), end) {
+                    return Some((s, r, after));
+                }
             }
         }
+        pos = after;
     }
-    flush(&mut start, end);
-    out
+    flush(start, end).map(|(s, r)| (s, r, pos))
 }
 
 /// A heading (text.md §5 step 1): starts with `#`, or is short, has no

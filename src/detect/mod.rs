@@ -134,9 +134,12 @@ fn detect_body(b: &[u8], keep: bool) -> (ContentType, Parsed<'_>) {
             return (ContentType::Json, Parsed::Json(v));
         }
     }
+    let mut clock = crate::timings::Clock::new("detect");
+    clock.mark("json");
     if looks_terminal(b) {
         return (ContentType::Terminal, Parsed::Nothing);
     }
+    clock.mark("terminal");
     let text = go_lossy(b);
     let s: &str = &text;
     // The checks that need valid UTF-8 take it from here rather than
@@ -148,9 +151,11 @@ fn detect_body(b: &[u8], keep: bool) -> (ContentType, Parsed<'_>) {
     if looks_diff(s) {
         return (ContentType::Diff, Parsed::Nothing);
     }
+    clock.mark("diff");
     if looks_html(s) {
         return (ContentType::Html, Parsed::Nothing);
     }
+    clock.mark("html");
     if keep {
         if let Some(t) = valid
             .and_then(table::parse_text)
@@ -161,16 +166,20 @@ fn detect_body(b: &[u8], keep: bool) -> (ContentType, Parsed<'_>) {
     } else if valid.is_some_and(table::looks_tabular) {
         return (ContentType::Tabular, Parsed::Nothing);
     }
+    clock.mark("tabular");
     let log = looks_log(s);
+    clock.mark("log");
     if !log && looks_code(s) {
         return (ContentType::Code, Parsed::Nothing);
     }
     if log {
         return (ContentType::Log, Parsed::Nothing);
     }
+    clock.mark("code");
     if looks_search(s) {
         return (ContentType::SearchResult, Parsed::Nothing);
     }
+    clock.mark("search");
     match valid.and_then(config_kind) {
         Some(kind) => (ContentType::Config, Parsed::Config(kind)),
         None => (ContentType::Text, Parsed::Nothing),
@@ -465,13 +474,13 @@ pub(crate) fn config_kind(s: &str) -> Option<ConfigKind> {
         return None;
     }
     let body = s.strip_suffix('\n').unwrap_or(s);
-    let lines: Vec<&str> = body.split('\n').collect();
-    if lines.len() < CONFIG_MIN_LINES {
+    // Counted, not listed (a slice a line is 16 bytes a line).
+    if memchr::memchr_iter(b'\n', body.as_bytes()).count() + 1 < CONFIG_MIN_LINES {
         return None;
     }
     let (mut keys, mut assigns, mut sections, mut prose) = (0usize, 0usize, 0usize, 0usize);
     let mut block_scalar = false;
-    for line in &lines {
+    for line in body.split('\n') {
         let t = str::trim(line);
         if t.is_empty() || t.starts_with('#') || t.starts_with(';') {
             continue;

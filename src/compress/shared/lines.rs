@@ -142,6 +142,15 @@ impl<'a> Lines<'a> {
         LineIter { rest }.take(r.len())
     }
 
+    /// The text of the lines of `r` (not empty), LFs between them.
+    pub fn span(&self, r: Range<usize>) -> &'a str {
+        let a = self.line(r.start);
+        let z = self.line(r.end - 1);
+        let from = a.as_ptr() as usize - self.body.as_ptr() as usize;
+        let to = z.as_ptr() as usize - self.body.as_ptr() as usize + z.len();
+        &self.body[from..to]
+    }
+
     /// Every line, as a list of slices: for the few compressors whose
     /// rules read lines as a slice (diff, config, text sections).
     pub fn to_vec(&self) -> Vec<&'a str> {
@@ -580,11 +589,7 @@ pub(crate) fn join_lines(doc: &Lines<'_>, pieces: &Pieces) -> Vec<u8> {
                     out.push(b'\n');
                 }
                 // A run of lines is one slice of the text.
-                let a = doc.line(r.start);
-                let z = doc.line(r.end - 1);
-                let from = a.as_ptr() as usize - doc.body.as_ptr() as usize;
-                let to = z.as_ptr() as usize - doc.body.as_ptr() as usize + z.len();
-                out.extend_from_slice(&doc.body.as_bytes()[from..to]);
+                out.extend_from_slice(doc.span(r.clone()).as_bytes());
             }
             Piece::Marker(m) => {
                 if !first {
@@ -602,21 +607,20 @@ pub(crate) fn join_lines(doc: &Lines<'_>, pieces: &Pieces) -> Vec<u8> {
 
 /// The pieces joined with `sep`: units as they were, each marker followed
 /// by `marker_end`, and `trailer` at the end.
-pub(crate) fn join(
+pub(crate) fn join<'u>(
     pieces: &Pieces,
-    units: &[&str],
+    unit: impl Fn(usize) -> &'u str,
     sep: &str,
     marker_end: &str,
     trailer: &str,
 ) -> Vec<u8> {
-    let size: usize = units.iter().map(|l| l.len() + sep.len()).sum();
-    let mut out = Vec::with_capacity(size);
+    let mut out = Vec::new();
     for (k, item) in pieces.items().enumerate() {
         if k > 0 {
             out.extend_from_slice(sep.as_bytes());
         }
         match item {
-            Ok(i) => out.extend_from_slice(units[i].as_bytes()),
+            Ok(i) => out.extend_from_slice(unit(i).as_bytes()),
             Err(m) => {
                 out.extend_from_slice(m.as_bytes());
                 out.extend_from_slice(marker_end.as_bytes());
