@@ -2,6 +2,8 @@
 //! every header and changed line of a unified diff stays with 2 lines of
 //! context on each side; every other run of lines becomes a marker.
 
+use std::ops::Range;
+
 use super::shared::lines::{join_lines, Keep, Lines};
 use super::{Compressed, Decline, Input, Trace};
 
@@ -24,7 +26,7 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
 /// before the others), then context, each in document order; dropped runs
 /// counted in markers, which means the view no longer applies as a patch.
 fn fit(
-    lines: &[String],
+    lines: &[&str],
     budget: usize,
     query: &str,
     cr: &str,
@@ -57,17 +59,16 @@ fn fit(
         };
         keep.set(i, why);
     }
-    keep.fill_query(query, 16, |i| lines[i].as_str().into());
+    keep.fill_query(query, 16, |i| lines[i].into());
     let note = format!(
         "\u{2026} caveman: {trimmed} context lines elided, then lines dropped to fit {budget} tokens; this view does not apply as a patch \u{2026}"
     );
     let unfit = keep.fit_text(
         Some(budget),
-        |i| lines[i].as_str(),
+        |i| lines[i],
         "\u{2026} 9999 lines elided (caveman) \u{2026}",
         &note,
     );
-    let strs: Vec<&str> = lines.iter().map(String::as_str).collect();
     let (mut pieces, _, trace) = keep.collapse(|run| {
         Some((
             format!("\u{2026} {} lines elided (caveman) \u{2026}", run.len()),
@@ -82,7 +83,7 @@ fn fit(
     out.push(b'\n');
     out.extend(super::shared::lines::join(
         &pieces,
-        |i| strs[i],
+        |i| lines[i],
         "\n",
         cr,
         if trailing_lf { "\n" } else { "" },
@@ -118,22 +119,24 @@ fn hunk_header(l: &str) -> Option<(usize, usize, usize, usize, &str)> {
 /// `index` lines dropped. A first line states what was cut.
 fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, Decline> {
     let doc = Lines::split(text);
-    let lines = &doc.to_vec();
-    let n = lines.len();
+    let n = doc.len();
     if n < MIN_LINES {
         return Err(Decline("fewer than 12 lines"));
     }
+    let line = |i: usize| doc.line(i);
     let cr = doc.cr;
-    let mut out: Vec<String> = Vec::new();
+    // The view's lines: runs of the input's lines and new hunk headers
+    // (no copy of a line, no slice held per line).
+    let mut out = View::default();
     let (mut dropped_context, mut dropped_index) = (0usize, 0usize);
     let mut i = 0;
     while i < n {
-        let l = lines[i];
+        let l = line(i);
         let Some((a, b, c, d, tail)) = hunk_header(l.trim_end_matches('\r')) else {
             if l.starts_with("index ") {
                 dropped_index += 1;
             } else {
-                out.push(l.to_string());
+                out.line(i);
             }
             i += 1;
             continue;
@@ -142,8 +145,8 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
         let mut body: Vec<usize> = Vec::new();
         let (mut olds, mut news) = (0, 0);
         let mut j = i + 1;
-        while j < n && (olds < b || news < d || lines[j].starts_with('\\')) {
-            match lines[j].as_bytes().first() {
+        while j < n && (olds < b || news < d || line(j).starts_with('\\')) {
+            match line(j).as_bytes().first() {
                 Some(b' ') => {
                     olds += 1;
                     news += 1;
@@ -163,13 +166,13 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
         }
         if olds != b || news != d {
             // Not a hunk we can count: copy it as it is.
-            out.push(l.to_string());
-            out.extend(body.iter().map(|&k| lines[k].to_string()));
+            out.line(i);
+            body.iter().for_each(|&k| out.line(k));
             i = j;
             continue;
         }
-        let is_change = |k: usize| matches!(lines[k].as_bytes().first(), Some(b'+' | b'-'));
-        let is_note = |k: usize| lines[k].starts_with('\\');
+        let is_change = |k: usize| matches!(line(k).as_bytes().first(), Some(b'+' | b'-'));
+        let is_note = |k: usize| line(k).starts_with('\\');
         // Keep changes, notes and LEAN_CONTEXT lines around changes.
         let m = body.len();
         let mut keep = vec![false; m];
@@ -218,10 +221,10 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
             let (start_old, start_new) = (old_no, new_no);
             let mut q = p;
             let (mut oc, mut nc) = (0, 0);
-            let mut part: Vec<&str> = Vec::new();
+            let mut part: Vec<usize> = Vec::new();
             while q < m && keep[q] {
                 let k = body[q];
-                match lines[k].as_bytes().first() {
+                match line(k).as_bytes().first() {
                     Some(b'-') => oc += 1,
                     Some(b'+') => nc += 1,
                     Some(b'\\') => {}
@@ -230,7 +233,7 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
                         nc += 1;
                     }
                 }
-                part.push(lines[k]);
+                part.push(k);
                 q += 1;
             }
             // Unified diffs name the line before an empty range.
@@ -246,8 +249,8 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
             };
             let so = if b == 0 && oc == 0 { a } else { so };
             let sn = if d == 0 && nc == 0 { c } else { sn };
-            out.push(format!("@@ -{so},{oc} +{sn},{nc} @@{tail}"));
-            out.extend(part.iter().map(|s| s.to_string()));
+            out.text(format!("@@ -{so},{oc} +{sn},{nc} @@{tail}"));
+            part.iter().for_each(|&k| out.line(k));
             old_no = start_old + oc;
             new_no = start_new + nc;
             p = q;
@@ -258,7 +261,8 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
         return Err(Decline("no context to trim"));
     }
     if let Some(b) = budget {
-        return Ok(fit(&out, b, query, cr, doc.trailing_lf, dropped_context));
+        let lines = out.lines(&doc);
+        return Ok(fit(&lines, b, query, cr, doc.trailing_lf, dropped_context));
     }
     let mut text_out = String::with_capacity(text.len());
     let mut note = format!(
@@ -271,11 +275,14 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
     text_out.push_str(&note);
     text_out.push_str(cr);
     text_out.push('\n');
-    for (k, l) in out.iter().enumerate() {
+    for (k, part) in out.0.iter().enumerate() {
         if k > 0 {
             text_out.push('\n');
         }
-        text_out.push_str(l);
+        match part {
+            Part::Lines(r) => text_out.push_str(doc.span(r.clone())),
+            Part::Text(t) => text_out.push_str(t),
+        }
     }
     if doc.trailing_lf {
         text_out.push('\n');
@@ -284,6 +291,58 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
     trace.add("header or change", out.len());
     trace.dropped = dropped_context + dropped_index;
     Ok(Compressed::traced(text_out.into_bytes(), trace))
+}
+
+/// A part of the lean diff's view.
+enum Part {
+    /// Input lines, as they were.
+    Lines(Range<usize>),
+    /// A line written anew (a re-cut hunk header).
+    Text(String),
+}
+
+/// The lean diff's view: its parts in order, runs of lines merged.
+#[derive(Default)]
+struct View(Vec<Part>);
+
+impl View {
+    /// Appends input line `i`.
+    fn line(&mut self, i: usize) {
+        if let Some(Part::Lines(r)) = self.0.last_mut() {
+            if r.end == i {
+                r.end += 1;
+                return;
+            }
+        }
+        self.0.push(Part::Lines(i..i + 1));
+    }
+
+    fn text(&mut self, t: String) {
+        self.0.push(Part::Text(t));
+    }
+
+    /// The view's lines.
+    fn len(&self) -> usize {
+        self.0
+            .iter()
+            .map(|p| match p {
+                Part::Lines(r) => r.len(),
+                Part::Text(_) => 1,
+            })
+            .sum()
+    }
+
+    /// The view's lines as a list (the budget's fit reads them by number).
+    fn lines<'a>(&'a self, doc: &Lines<'a>) -> Vec<&'a str> {
+        let mut out = Vec::with_capacity(self.len());
+        for p in &self.0 {
+            match p {
+                Part::Lines(r) => out.extend(doc.range(r.clone())),
+                Part::Text(t) => out.push(t.as_str()),
+            }
+        }
+        out
+    }
 }
 
 /// Headers, changes and our own markers (diff.md §3 step 2).

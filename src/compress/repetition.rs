@@ -21,33 +21,33 @@ pub(crate) fn compress(body: &[u8]) -> Result<Vec<u8>, Decline> {
         return Err(Decline("under 200 bytes"));
     }
     let text = std::str::from_utf8(body).map_err(|_| Decline("not valid UTF-8"))?;
-    let lines: Vec<&str> = text.split('\n').collect();
+    // One pass over the lines, a run at a time (no list of them).
+    let mut lines = text.split('\n').peekable();
     let mut out = String::with_capacity(text.len());
     let mut collapsed = false;
-    let mut i = 0;
-    while i < lines.len() {
-        let line = lines[i];
-        let mut j = i + 1;
-        while j < lines.len() && lines[j] == line {
-            j += 1;
+    let mut first = true;
+    while let Some(line) = lines.next() {
+        let mut run = 1;
+        while lines.next_if_eq(&line).is_some() {
+            run += 1;
         }
-        if i > 0 {
+        if !first {
             out.push('\n');
         }
+        first = false;
         out.push_str(line);
-        if j - i >= MIN_RUN && !line.trim().is_empty() && !line.starts_with(MARKER_PREFIX) {
+        if run >= MIN_RUN && !line.trim().is_empty() && !line.starts_with(MARKER_PREFIX) {
             out.push_str(&format!(
                 "\n\u{2026} caveman: {} identical lines elided \u{2026}",
-                j - i - 1
+                run - 1
             ));
             collapsed = true;
         } else {
-            for l in &lines[i + 1..j] {
+            for _ in 1..run {
                 out.push('\n');
-                out.push_str(l);
+                out.push_str(line);
             }
         }
-        i = j;
     }
     if !collapsed {
         return Err(Decline("no run of 3 identical lines"));

@@ -40,7 +40,7 @@ const LEAN_PER_FILE: usize = 2;
 const LEAN_PER_GROUP: usize = 2;
 
 /// What a line of search output is.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Entry<'a> {
     /// A match in a file.
     Hit(&'a str),
@@ -54,9 +54,9 @@ enum Entry<'a> {
     Other,
 }
 
-fn entries<'a>(lines: impl Iterator<Item = &'a str>) -> Vec<Entry<'a>> {
+fn entries<'a>(lines: impl Iterator<Item = &'a str>) -> Entries<'a> {
     use crate::detect::lean::{looks_path, search_line, SearchLine};
-    let mut out = Vec::with_capacity(lines.size_hint().0);
+    let mut out = Entries::default();
     let mut heading: Option<&'a str> = None;
     for raw in lines {
         let l = raw.trim_end_matches('\r');
@@ -105,17 +105,116 @@ fn entries<'a>(lines: impl Iterator<Item = &'a str>) -> Vec<Entry<'a>> {
         };
         out.push(e);
     }
-    // A heading with no numbered lines under it is a listed path.
-    for i in 0..out.len() {
-        if let Entry::Heading(h) = out[i] {
-            let followed = matches!(out.get(i + 1), Some(Entry::Hit(_) | Entry::Context(_)));
-            if !followed {
-                let dir = h.rsplit_once('/').map_or("", |x| x.0);
-                out[i] = Entry::Listed(dir);
+    out.finish();
+    out
+}
+
+/// The entries of every line, in about a byte a line: a kind per line,
+/// and a path number per line that names one (the paths interned). The
+/// paths of line `i` are found by its rank among those lines, counted
+/// from the nearest of a checkpoint every 64 lines.
+#[derive(Default)]
+struct Entries<'a> {
+    kinds: Vec<u8>,
+    ids: Vec<u32>,
+    /// Lines naming a path before each block of 64 lines.
+    ranks: Vec<u32>,
+    paths: Vec<&'a str>,
+    interned: rustc_hash::FxHashMap<&'a str, u32>,
+}
+
+const OTHER: u8 = 0;
+const HIT: u8 = 1;
+const CONTEXT: u8 = 2;
+const HEADING: u8 = 3;
+const LISTED: u8 = 4;
+
+impl<'a> Entries<'a> {
+    fn intern(&mut self, p: &'a str) -> u32 {
+        let next = self.paths.len() as u32;
+        *self.interned.entry(p).or_insert_with(|| {
+            self.paths.push(p);
+            next
+        })
+    }
+
+    /// Appends the next line's entry. A heading with no numbered line
+    /// right under it is a listed path.
+    fn push(&mut self, e: Entry<'a>) {
+        if let Some(&HEADING) = self.kinds.last() {
+            if !matches!(e, Entry::Hit(_) | Entry::Context(_)) {
+                self.unhead();
             }
         }
+        if self.kinds.len() % 64 == 0 {
+            self.ranks.push(self.ids.len() as u32);
+        }
+        let (k, p) = match e {
+            Entry::Hit(p) => (HIT, p),
+            Entry::Context(p) => (CONTEXT, p),
+            Entry::Heading(p) => (HEADING, p),
+            Entry::Listed(p) => (LISTED, p),
+            Entry::Other => {
+                self.kinds.push(OTHER);
+                return;
+            }
+        };
+        self.kinds.push(k);
+        let id = self.intern(p);
+        self.ids.push(id);
     }
-    out
+
+    /// The last line, a heading, becomes the listed path of its directory.
+    fn unhead(&mut self) {
+        let last = self.kinds.len() - 1;
+        let h = self.paths[*self.ids.last().expect("a heading names a path") as usize];
+        let dir = h.rsplit_once('/').map_or("", |x| x.0);
+        let id = self.intern(dir);
+        self.kinds[last] = LISTED;
+        *self.ids.last_mut().expect("a heading names a path") = id;
+    }
+
+    fn finish(&mut self) {
+        if let Some(&HEADING) = self.kinds.last() {
+            self.unhead();
+        }
+        self.interned = Default::default();
+    }
+
+    fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    fn get(&self, i: usize) -> Entry<'a> {
+        let k = self.kinds[i];
+        if k == OTHER {
+            return Entry::Other;
+        }
+        let block = i & !63;
+        let rank = self.ranks[i / 64] as usize
+            + self.kinds[block..i].iter().filter(|&&k| k != OTHER).count();
+        let p = self.paths[self.ids[rank] as usize];
+        match k {
+            HIT => Entry::Hit(p),
+            CONTEXT => Entry::Context(p),
+            HEADING => Entry::Heading(p),
+            _ => Entry::Listed(p),
+        }
+    }
+
+    /// Whether line `i` is a hit.
+    fn is_hit(&self, i: usize) -> bool {
+        self.kinds[i] == HIT
+    }
+
+    /// Whether line `i` is a context line of the file `p` names.
+    fn is_context_of(&self, i: usize, p: &str) -> bool {
+        self.kinds[i] == CONTEXT && self.get(i) == Entry::Context(p)
+    }
+
+    fn range(&self, r: std::ops::Range<usize>) -> impl Iterator<Item = Entry<'a>> + '_ {
+        r.map(|i| self.get(i))
+    }
 }
 
 /// The lean search view: per file its first hits (and their context), the
@@ -131,7 +230,7 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
     let mut keep = Keep::new(n);
     // Hits per file and entries per group, in order.
     let mut seen: rustc_hash::FxHashMap<&str, usize> = rustc_hash::FxHashMap::default();
-    for (i, e) in es.iter().enumerate() {
+    for (i, e) in (0..es.len()).map(|i| (i, es.get(i))) {
         match e {
             Entry::Hit(p) => {
                 let c = seen.entry(p).or_insert(0);
@@ -154,23 +253,21 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
         }
     }
     keep.fill_query(query, QUERY_FILL, |i| doc.line(i).into());
-    // Context lines right next to a kept hit stay with it.
-    let hit_kept: Vec<bool> = (0..n)
-        .map(|i| keep.get(i) && matches!(es[i], Entry::Hit(_)))
-        .collect();
+    // Context lines right next to a kept hit stay with it (hits kept
+    // before this rule: it only adds context lines).
     for i in 0..n {
-        if let Entry::Context(p) = es[i] {
-            let near = |j: usize| hit_kept[j] && es[j] == Entry::Hit(p);
+        if let Entry::Context(p) = es.get(i) {
+            let near = |j: usize| keep.get(j) && es.is_hit(j) && es.get(j) == Entry::Hit(p);
             let mut j = i;
             let mut near_kept = false;
-            while j > 0 && matches!(es[j - 1], Entry::Context(q) if q == p) {
+            while j > 0 && es.is_context_of(j - 1, p) {
                 j -= 1;
             }
             if j > 0 && near(j - 1) {
                 near_kept = true;
             }
             let mut k = i;
-            while k + 1 < n && matches!(es[k + 1], Entry::Context(q) if q == p) {
+            while k + 1 < n && es.is_context_of(k + 1, p) {
                 k += 1;
             }
             if k + 1 < n && near(k + 1) {
@@ -182,8 +279,8 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
         }
     }
     // Blank lines and separators between kept parts stay.
-    for (i, e) in es.iter().enumerate() {
-        if *e == Entry::Other && doc.line(i).trim().is_empty() {
+    for i in 0..n {
+        if es.get(i) == Entry::Other && doc.line(i).trim().is_empty() {
             keep.set(i, "blank line");
         }
     }
@@ -198,7 +295,7 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
         let mut listed: Vec<(&str, usize)> = Vec::new();
         let mut context = 0;
         let mut other = 0;
-        for e in &es[run.clone()] {
+        for e in es.range(run.clone()) {
             let v = match e {
                 Entry::Hit(_) => &mut hits,
                 Entry::Listed(_) => &mut listed,
@@ -212,7 +309,7 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
                 }
             };
             let key = match e {
-                Entry::Hit(p) | Entry::Listed(p) => *p,
+                Entry::Hit(p) | Entry::Listed(p) => p,
                 _ => unreachable!(),
             };
             match v.iter_mut().find(|x| x.0 == key) {
