@@ -562,6 +562,9 @@ pub(crate) fn lean_aligned(
 ) -> Option<Compressed> {
     use super::shared::lines::{join_lines, Keep, Lines};
     let doc = Lines::split(text);
+    if !table::aligned::may_parse(doc.iter().map(|l| l.trim_end_matches('\r'))) {
+        return None;
+    }
     let plain: Vec<&str> = doc.iter().map(|l| l.trim_end_matches('\r')).collect();
     let t = table::aligned::parse(&plain)?;
     if t.rows.len() < LEAN_MIN_ROWS {

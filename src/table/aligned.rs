@@ -143,6 +143,36 @@ pub fn parse(lines: &[&str]) -> Option<Aligned> {
     bars(lines, &content).or_else(|| columns(lines, &content))
 }
 
+/// False when [`parse`] certainly finds no table in `lines`, found in one
+/// pass without holding anything per line: too few non-blank lines, no bar
+/// character on enough of them, and too many short rows for columns (more
+/// than a tenth of the rows under 8 characters). True means "try".
+pub fn may_parse<'a>(lines: impl Iterator<Item = &'a str>) -> bool {
+    let (mut content, mut body, mut short) = (0usize, 0usize, 0usize);
+    let mut barred = [0usize; 3];
+    for l in lines {
+        if l.trim().is_empty() {
+            continue;
+        }
+        content += 1;
+        for (k, b) in ['│', '┃', '|'].into_iter().enumerate() {
+            if l.contains(b) {
+                barred[k] += 1;
+            }
+        }
+        // `columns` drops a leading `total N` line, then borders.
+        if (content == 1 && l.starts_with("total ")) || is_border(l) {
+            continue;
+        }
+        body += 1;
+        if l.chars().nth(7).is_none() {
+            short += 1;
+        }
+    }
+    let rows = MIN_ROWS + 1;
+    content >= rows && (barred.iter().any(|&b| b >= rows) || (body >= rows && short <= body / 10))
+}
+
 /// A table drawn with vertical bars (`│`, `┃` or `|`).
 fn bars(lines: &[&str], content: &[usize]) -> Option<Aligned> {
     let bar = ['│', '┃', '|']

@@ -155,11 +155,14 @@ pub(crate) fn view(root: Json<'_>, query: &str, level: Level) -> Option<(Vec<u8>
 
 /// The lean view of NDJSON: one value per line (blank lines dropped).
 pub(crate) fn view_ndjson(text: &str, query: &str, level: Level) -> Option<(Vec<u8>, Trace)> {
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    let tapes: Vec<gojson::Tape<'_>> = lines
-        .iter()
-        .map(|l| gojson::decode_exact(l.trim().as_bytes(), INPUT_ORDER).ok())
-        .collect::<Option<_>>()?;
+    // Line by line, stopping at the first that is not JSON (text that is
+    // not NDJSON costs no list of its lines).
+    let mut lines: Vec<&str> = Vec::new();
+    let mut tapes: Vec<gojson::Tape<'_>> = Vec::new();
+    for l in text.lines().filter(|l| !l.trim().is_empty()) {
+        tapes.push(gojson::decode_exact(l.trim().as_bytes(), INPUT_ORDER).ok()?);
+        lines.push(l);
+    }
     let items: Vec<Json<'_>> = tapes.iter().map(|t| t.root()).collect();
     let mut w = Writer {
         level,
