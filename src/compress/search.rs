@@ -146,7 +146,7 @@ impl<'a> Entries<'a> {
                 self.unhead();
             }
         }
-        if self.kinds.len() % 64 == 0 {
+        if self.kinds.len().is_multiple_of(64) {
             self.ranks.push(self.ids.len() as u32);
         }
         let (k, p) = match e {
@@ -387,4 +387,55 @@ pub(crate) fn compress(text: &str, query: &str) -> Result<Compressed, Decline> {
         return Err(Decline("nothing dropped but single lines"));
     }
     Ok(Compressed::traced(join_lines(&doc, &pieces), trace))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn entry() -> impl Strategy<Value = Entry<'static>> {
+        let path = prop_oneof![
+            Just("src/a.rs"),
+            Just("src/b.rs"),
+            Just("lib/c.go"),
+            Just("d")
+        ];
+        prop_oneof![
+            Just(Entry::Other),
+            path.clone().prop_map(Entry::Hit),
+            path.clone().prop_map(Entry::Context),
+            path.clone().prop_map(Entry::Heading),
+            path.prop_map(Entry::Listed),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn compact_entries_read_back_as_a_list_would(es in proptest::collection::vec(entry(), 0..400)) {
+            // The list, then its headings without numbered lines under
+            // them turned into their directories.
+            let mut want = es.clone();
+            for (i, w) in want.iter_mut().enumerate() {
+                if let Entry::Heading(h) = *w {
+                    let followed = matches!(es.get(i + 1), Some(Entry::Hit(_) | Entry::Context(_)));
+                    if !followed {
+                        *w = Entry::Listed(h.rsplit_once('/').map_or("", |x| x.0));
+                    }
+                }
+            }
+            let mut got = Entries::default();
+            for e in &es {
+                got.push(*e);
+            }
+            got.finish();
+            prop_assert_eq!(got.len(), want.len());
+            let all: Vec<Entry<'_>> = got.range(0..got.len()).collect();
+            prop_assert_eq!(&all, &want);
+            for (i, w) in want.iter().enumerate().rev() {
+                prop_assert_eq!(got.get(i), *w);
+                prop_assert_eq!(got.is_hit(i), matches!(w, Entry::Hit(_)));
+            }
+        }
+    }
 }

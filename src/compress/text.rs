@@ -574,6 +574,95 @@ fn is_heading(s: &str) -> bool {
 }
 
 #[cfg(test)]
+mod section_properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The sections in one forward scan, as text.md §4 reads: the oracle
+    /// the on-demand [`Sections`] must agree with.
+    fn one_scan(text: &str) -> Vec<&str> {
+        let paragraphs = text.contains("\n\n") || text.contains("\r\n\r\n");
+        let body = text.strip_suffix('\n').unwrap_or(text);
+        let mut out = Vec::new();
+        let mut start: Option<usize> = None;
+        let mut end = 0;
+        let mut open: Option<(u8, usize)> = None;
+        let mut flush = |start: &mut Option<usize>, end: usize| {
+            if let Some(s) = start.take() {
+                let section = text[s..end].trim();
+                if !section.is_empty() {
+                    out.push(section);
+                }
+            }
+        };
+        let mut pos = 0;
+        for line in body.split('\n') {
+            let (ls, le) = (pos, pos + line.len());
+            pos = le + 1;
+            if let Some((c, run)) = open {
+                start.get_or_insert(ls);
+                end = le;
+                if fence(line).is_some_and(|(d, r)| d == c && r >= run) {
+                    open = None;
+                    flush(&mut start, end);
+                }
+            } else if let Some(f) = fence(line) {
+                flush(&mut start, end);
+                open = Some(f);
+                start = Some(ls);
+                end = le;
+            } else if line.trim().is_empty() {
+                flush(&mut start, end);
+            } else {
+                start.get_or_insert(ls);
+                end = le;
+                if !paragraphs {
+                    flush(&mut start, end);
+                }
+            }
+        }
+        flush(&mut start, end);
+        out
+    }
+
+    fn texts() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![
+                Just(String::new()),
+                Just(" ".to_string()),
+                "[a-b]{1,2}",
+                "[a-z ]{1,30}",
+                Just("```".to_string()),
+                Just("````".to_string()),
+                Just("~~~ x".to_string()),
+                Just("\r".to_string()),
+                Just("  \u{a0}".to_string()),
+            ],
+            0..200,
+        )
+        .prop_map(|ls| ls.join("\n"))
+    }
+
+    proptest! {
+        #[test]
+        fn sections_on_demand_are_the_one_scan_sections(text in texts(), probes in proptest::collection::vec(0usize..1000, 0..30)) {
+            let want = one_scan(&text);
+            let got = Sections::of(&text);
+            prop_assert_eq!(got.len(), want.len());
+            for (i, w) in want.iter().enumerate() {
+                prop_assert_eq!(got.get(i), *w);
+            }
+            for p in probes {
+                if !want.is_empty() {
+                    let i = p % want.len();
+                    prop_assert_eq!(got.get(i), want[i]);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -430,3 +430,63 @@ fn a_small_address_space_is_enough_for_small_inputs() {
         assert_eq!(r.stderr_str().lines().count(), 1, "{}", r.stderr_str());
     }
 }
+
+/// Runs the engine with `args` on the file `input`; its exit status and
+/// peak resident memory in KB (the kernel's account, from `wait4`).
+// The child is reaped by `wait4` (std's `wait` gives no rusage).
+#[allow(clippy::zombie_processes)]
+fn peak_rss_kb(tc: &TestCommand, args: &[&str], input: &std::path::Path) -> (i32, i64) {
+    let mut cmd = tc.command(args);
+    cmd.stdin(std::fs::File::open(input).unwrap())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let child = cmd.spawn().unwrap();
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid value for wait4 to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, whose pid is valid until reaped here.
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32, "wait4");
+    assert!(libc::WIFEXITED(status), "ended by a signal: {status}");
+    (libc::WEXITSTATUS(status), usage.ru_maxrss)
+}
+
+#[test]
+fn sixty_four_mib_of_tiny_lines_take_at_most_three_times_their_size() {
+    // The line skeleton holds an index of the text, not a slice per line:
+    // 33.5 million lines of `a` cost every line compressor, in both
+    // profiles, at most three times the input (a 16-byte slice a line
+    // was 8 times, and terminal cleaning 40).
+    let dir = TempDir::new("tiny-lines");
+    let input = dir.0.join("tiny.txt");
+    std::fs::write(&input, b"a\n".repeat(32 * 1024 * 1024 - 8)).unwrap();
+    let size_kb = std::fs::metadata(&input).unwrap().len() as i64 / 1024;
+    let tc = TestCommand::new();
+    // The process without its input: the binary's pages and the runtime.
+    let (_, baseline) = peak_rss_kb(&tc, &["version"], &input);
+    for profile in ["compat", "lean"] {
+        for ty in [
+            "auto",
+            "log",
+            "terminal",
+            "text",
+            "search-result",
+            "diff",
+            "tabular",
+            "json",
+            "code",
+            "repetition",
+        ] {
+            let (code, kb) = peak_rss_kb(
+                &tc,
+                &["compress", "--profile", profile, "--type", ty],
+                &input,
+            );
+            assert_eq!(code, 0, "{profile} {ty}");
+            assert!(
+                kb - baseline <= 3 * size_kb,
+                "{profile} {ty}: {kb} KB peak, {baseline} KB without input, input {size_kb} KB"
+            );
+        }
+    }
+}
