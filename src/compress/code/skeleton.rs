@@ -52,8 +52,79 @@ struct Func {
     edit: Edit,
 }
 
-/// The skeleton of `text` in `lang`.
+/// Sources larger than this are cut in parts.
+const CHUNKED_FROM: usize = 4 << 20;
+/// A part is at least this long (it ends at the next top-level start).
+const CHUNK: usize = 1 << 20;
+
+/// The skeleton of `text` in `lang`. A large source is read as a series of
+/// parts, each a file of its own, split where a top-level item starts (a
+/// line after a blank line beginning with a letter, `/`, `#` or `@` at
+/// column 0): a syntax tree is about 30 bytes per byte of source, so one
+/// tree of 64 MiB would take 2 GB. A part that does not parse on its own
+/// (a split inside a string or comment) stays as it is.
 pub(crate) fn skeleton(
+    text: &str,
+    lang: Language,
+    query: &str,
+    tolerant: bool,
+) -> Result<(String, Trace), Decline> {
+    if text.len() < CHUNKED_FROM {
+        return skeleton_of(text, lang, query, tolerant);
+    }
+    let parts = top_level_parts(text);
+    let views = crate::par::map_each(&parts, crate::par::workers(), |r| {
+        skeleton_of(&text[r.clone()], lang, query, tolerant).ok()
+    });
+    let mut out = String::with_capacity(text.len() / 2);
+    let mut trace = Trace::default();
+    for (r, view) in parts.iter().zip(views) {
+        match view {
+            Some((v, t)) => {
+                out.push_str(&v);
+                for (reason, n) in t.kept {
+                    trace.add(reason, n);
+                }
+                trace.dropped += t.dropped;
+            }
+            None => out.push_str(&text[r.clone()]),
+        }
+    }
+    if trace.dropped == 0 {
+        return Err(Decline(
+            "no body, literal or comment to elide, or the view would not parse",
+        ));
+    }
+    Ok((out, trace))
+}
+
+/// `text` cut into parts of at least [`CHUNK`] bytes, each ending where a
+/// top-level item starts.
+fn top_level_parts(text: &str) -> Vec<Range<usize>> {
+    let b = text.as_bytes();
+    let mut parts = Vec::new();
+    let mut start = 0;
+    let mut prev_blank = false;
+    let mut pos = 0;
+    while pos < b.len() {
+        let end = memchr::memchr(b'\n', &b[pos..]).map_or(b.len(), |p| pos + p + 1);
+        let line = &b[pos..end];
+        let top = line
+            .first()
+            .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'/' | b'#' | b'@'));
+        if prev_blank && top && pos - start >= CHUNK {
+            parts.push(start..pos);
+            start = pos;
+        }
+        prev_blank = line.iter().all(u8::is_ascii_whitespace);
+        pos = end;
+    }
+    parts.push(start..b.len());
+    parts
+}
+
+/// The skeleton of one file (or part) in `lang`.
+fn skeleton_of(
     text: &str,
     lang: Language,
     query: &str,

@@ -49,3 +49,33 @@ fn the_query_keeps_matching_bodies() {
 fn a_file_that_does_not_parse_is_not_cut() {
     assert!(skeleton("def f(:\n  pass\n", Language::Python, "", false).is_err());
 }
+
+#[test]
+fn a_large_source_is_read_in_parts_and_keeps_every_signature() {
+    // Over 4 MiB of Go: parsed as parts of about 1 MiB split at top-level
+    // starts (one tree at a time per core, not one of the whole file).
+    let mut src = String::from("package big\n\nimport \"fmt\"\n\n");
+    let mut n = 0;
+    while src.len() < 5 << 20 {
+        src.push_str(&format!(
+            "// F{n} prints.\nfunc F{n}(x int) int {{\n\ta := x + {n}\n\tb := a * 2\n\tfmt.Println(a, b)\n\treturn b\n}}\n\n"
+        ));
+        n += 1;
+    }
+    // A raw string with a blank line and a column-0 word: a part split
+    // inside it does not parse on its own and stays as it is.
+    src.push_str("var doc = `\n\nfunc inside() {\n}\n`\n");
+    let (out, trace) = skeleton(&src, Language::Go, "", false).unwrap();
+    assert!(
+        out.len() < src.len() * 3 / 4,
+        "{} of {}",
+        out.len(),
+        src.len()
+    );
+    assert_eq!(trace.dropped, n);
+    for k in [0, n / 2, n - 1] {
+        assert!(out.contains(&format!("func F{k}(x int) int {{")), "F{k}");
+    }
+    assert!(!out.contains("b := a * 2"));
+    assert!(out.ends_with("var doc = `\n\nfunc inside() {\n}\n`\n"));
+}
