@@ -456,10 +456,7 @@ impl<'a> Sections<'a> {
             })
         };
         let n = scan().count();
-        let mut shift = 0;
-        while (n >> shift) * std::mem::size_of::<usize>() > text.len() / 4 && (n >> shift) > 1 {
-            shift += 1;
-        }
+        let shift = super::shared::lines::sparse_shift(n, text.len());
         let marks: Vec<usize> = scan().step_by(1 << shift).collect();
         Sections {
             text,

@@ -63,10 +63,7 @@ impl<'a> Lines<'a> {
     pub fn of_body(body: &'a str, trailing_lf: bool, cr: &'static str) -> Lines<'a> {
         let b = body.as_bytes();
         let n = memchr::memchr_iter(b'\n', b).count() + 1;
-        let mut shift = 0;
-        while (n >> shift) * std::mem::size_of::<usize>() > b.len() / 4 && (n >> shift) > 1 {
-            shift += 1;
-        }
+        let shift = sparse_shift(n, b.len());
         let mask = (1usize << shift) - 1;
         let mut marks = Vec::with_capacity((n >> shift) + 2);
         marks.push(0);
@@ -156,6 +153,17 @@ impl<'a> Lines<'a> {
     pub fn to_vec(&self) -> Vec<&'a str> {
         self.iter().collect()
     }
+}
+
+/// How sparse an index of `n` units of a `len`-byte text is: a mark
+/// (one `usize`) every 2^shift units, the smallest shift that keeps the
+/// marks within a quarter of the text.
+pub(crate) fn sparse_shift(n: usize, len: usize) -> u32 {
+    let mut shift = 0;
+    while (n >> shift) * std::mem::size_of::<usize>() > len / 4 && (n >> shift) > 1 {
+        shift += 1;
+    }
+    shift
 }
 
 thread_local! {
@@ -573,11 +581,12 @@ pub(crate) fn join_lines(doc: &Lines<'_>, pieces: &Pieces) -> Vec<u8> {
         .0
         .iter()
         .map(|p| match p {
-            Piece::Units(r) => r.len(),
-            Piece::Marker(m) => m.len() + 2,
+            Piece::Units(r) if r.is_empty() => 0,
+            Piece::Units(r) => doc.span(r.clone()).len() + 1,
+            Piece::Marker(m) => m.len() + doc.cr.len() + 1,
         })
         .sum();
-    let mut out = Vec::with_capacity(size.min(doc.body.len() + 1));
+    let mut out = Vec::with_capacity(size + trailer.len());
     let mut first = true;
     for p in &pieces.0 {
         match p {
