@@ -122,68 +122,25 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
     }
     let doc = Lines::split(text);
     let n = doc.len();
-    // Blocks: (first line, end, kind).
-    let mut blocks: Vec<(usize, usize, Block)> = Vec::new();
-    let mut i = 0;
-    while i < n {
-        let l = doc.line(i);
-        if l.trim().is_empty() {
-            i += 1;
-            continue;
-        }
-        if let Some((c, run)) = fence(l) {
-            let mut j = i + 1;
-            while j < n && !fence(doc.line(j)).is_some_and(|(d, r)| d == c && r >= run) {
-                j += 1;
-            }
-            let end = (j + 1).min(n);
-            blocks.push((i, end, Block::Code));
-            i = end;
-            continue;
-        }
-        if MD_HEADING.is_match(l)
-            || (i + 1 < n && UNDERLINE.is_match(doc.line(i + 1)) && !l.trim().is_empty())
-        {
-            let end = if MD_HEADING.is_match(l) { i + 1 } else { i + 2 };
-            // An RST title may have an overline too.
-            blocks.push((i, end, Block::Heading));
-            i = end;
-            continue;
-        }
-        if UNDERLINE.is_match(l) && i + 2 < n && UNDERLINE.is_match(doc.line(i + 2)) {
-            blocks.push((i, i + 3, Block::Heading));
-            i += 3;
-            continue;
-        }
-        let mut j = i;
-        while j < n
-            && !doc.line(j).trim().is_empty()
-            && fence(doc.line(j)).is_none()
-            && (j == i || !MD_HEADING.is_match(doc.line(j)))
-        {
-            j += 1;
-        }
-        let kind = if doc.range(i..j).all(|l| l.trim_start().starts_with('|')) {
-            Block::Table
-        } else if LIST_ITEM.is_match(doc.line(i)) {
-            Block::List
-        } else if doc
-            .range(i..j)
-            .all(|l| l.starts_with("    ") || l.starts_with('\t'))
-        {
-            Block::Code
-        } else {
-            Block::Paragraph
-        };
-        blocks.push((i, j, kind));
-        i = j;
-    }
+    // Blocks, (first line, end, kind), read twice rather than listed (a
+    // block a line would be 24 bytes a line).
+    let doc = &doc;
+    let blocks = || {
+        let mut i = 0;
+        std::iter::from_fn(move || {
+            let b = next_block(doc, i)?;
+            i = b.1;
+            Some(b)
+        })
+    };
     // Lines in long blocks that are neither code nor tables nor lists.
-    let unstructured: usize = blocks
-        .iter()
-        .filter(|b| b.2 == Block::Paragraph && b.1 - b.0 > 20)
-        .map(|b| b.1 - b.0)
-        .sum();
+    let (mut unstructured, mut count) = (0usize, 0usize);
+    for (s, e, kind) in blocks() {
+        count += 1;
+        if kind == Block::Paragraph && e - s > 20 {
+            unstructured += e - s;
+        }
+    }
     if n > 60 && unstructured * 2 > n {
         // Lines, not blocks: a listing or plain output.
         use super::shared::lean;
@@ -193,14 +150,14 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
             unit: "lines",
         };
         let (pieces, trace) =
-            lean::cut(&doc, &rules, query, budget).ok_or(Decline("too few lines"))?;
-        return Ok(Compressed::traced(lean::join(&doc, &pieces), trace));
+            lean::cut(doc, &rules, query, budget).ok_or(Decline("too few lines"))?;
+        return Ok(Compressed::traced(lean::join(doc, &pieces), trace));
     }
     let mut keep = Keep::new(n);
     let mut summaries: rustc_hash::FxHashMap<usize, String> = Default::default();
     let mut lead_due = true;
-    let last = blocks.len().saturating_sub(1);
-    for (b, &(s, e, kind)) in blocks.iter().enumerate() {
+    let last = count.saturating_sub(1);
+    for (b, (s, e, kind)) in blocks().enumerate() {
         let all = |keep: &mut Keep, why| {
             for k in s..e {
                 keep.set(k, why);
@@ -288,15 +245,26 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
     }
     // Blank lines are kept; a run of dropped lines swallows the blanks
     // inside it.
-    for k in 0..n {
-        if doc.line(k).trim().is_empty() {
-            let before = (0..k).rev().find(|&j| !doc.line(j).trim().is_empty());
-            let after = (k + 1..n).find(|&j| !doc.line(j).trim().is_empty());
-            let dropped = |j: Option<usize>| j.is_some_and(|j| !keep.get(j));
-            if !(dropped(before) && dropped(after)) {
-                keep.set(k, "blank line");
+    // One pass: each run of blank lines has the same neighbours.
+    let dropped = |keep: &Keep, j: Option<usize>| j.is_some_and(|j| !keep.get(j));
+    let (mut before, mut blank_run) = (None, None);
+    for (k, l) in doc.iter().enumerate() {
+        if l.trim().is_empty() {
+            blank_run.get_or_insert(k);
+            continue;
+        }
+        if let Some(from) = blank_run.take() {
+            if !(dropped(&keep, before) && dropped(&keep, Some(k))) {
+                for j in from..k {
+                    keep.set(j, "blank line");
+                }
             }
         }
+        before = Some(k);
+    }
+    // Blank lines at the end have nothing dropped after them.
+    for j in blank_run.map_or(n..n, |from| from..n) {
+        keep.set(j, "blank line");
     }
     keep.fill_query(query, 12, |i| doc.line(i).into());
     let unfit = keep.fit_text(
@@ -330,9 +298,61 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
         return Err(Decline("nothing to drop"));
     }
     Ok(Compressed::traced(
-        super::shared::lines::join_lines(&doc, &pieces),
+        super::shared::lines::join_lines(doc, &pieces),
         trace,
     ))
+}
+
+/// The lean reading's next block at or after line `i`: (first line, end,
+/// kind), or `None` when only blank lines are left.
+fn next_block(
+    doc: &super::shared::lines::Lines<'_>,
+    mut i: usize,
+) -> Option<(usize, usize, Block)> {
+    let n = doc.len();
+    while i < n && doc.line(i).trim().is_empty() {
+        i += 1;
+    }
+    if i >= n {
+        return None;
+    }
+    let l = doc.line(i);
+    if let Some((c, run)) = fence(l) {
+        let mut j = i + 1;
+        while j < n && !fence(doc.line(j)).is_some_and(|(d, r)| d == c && r >= run) {
+            j += 1;
+        }
+        return Some((i, (j + 1).min(n), Block::Code));
+    }
+    if MD_HEADING.is_match(l) || (i + 1 < n && UNDERLINE.is_match(doc.line(i + 1))) {
+        let end = if MD_HEADING.is_match(l) { i + 1 } else { i + 2 };
+        // An RST title may have an overline too.
+        return Some((i, end, Block::Heading));
+    }
+    if UNDERLINE.is_match(l) && i + 2 < n && UNDERLINE.is_match(doc.line(i + 2)) {
+        return Some((i, i + 3, Block::Heading));
+    }
+    let mut j = i;
+    while j < n
+        && !doc.line(j).trim().is_empty()
+        && fence(doc.line(j)).is_none()
+        && (j == i || !MD_HEADING.is_match(doc.line(j)))
+    {
+        j += 1;
+    }
+    let kind = if doc.range(i..j).all(|l| l.trim_start().starts_with('|')) {
+        Block::Table
+    } else if LIST_ITEM.is_match(doc.line(i)) {
+        Block::List
+    } else if doc
+        .range(i..j)
+        .all(|l| l.starts_with("    ") || l.starts_with('\t'))
+    {
+        Block::Code
+    } else {
+        Block::Paragraph
+    };
+    Some((i, j, kind))
 }
 
 pub(crate) fn compress(text: &str, query: &str) -> Result<Compressed, Decline> {
@@ -456,7 +476,7 @@ impl<'a> Sections<'a> {
             })
         };
         let n = scan().count();
-        let shift = super::shared::lines::sparse_shift(n, text.len());
+        let shift = super::shared::lines::sparse_shift(n, text.len(), std::mem::size_of::<usize>());
         let marks: Vec<usize> = scan().step_by(1 << shift).collect();
         Sections {
             text,

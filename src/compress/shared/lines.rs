@@ -33,7 +33,7 @@ use super::{kinds, relevance};
 pub(crate) struct Lines<'a> {
     body: &'a str,
     /// Start of lines 0, 2^shift, 2·2^shift, …, then `body.len() + 1`.
-    marks: Vec<usize>,
+    marks: Marks,
     shift: u32,
     n: usize,
     id: u64,
@@ -63,16 +63,26 @@ impl<'a> Lines<'a> {
     pub fn of_body(body: &'a str, trailing_lf: bool, cr: &'static str) -> Lines<'a> {
         let b = body.as_bytes();
         let n = memchr::memchr_iter(b'\n', b).count() + 1;
-        let shift = sparse_shift(n, b.len());
+        // Offsets of 4 bytes while the text allows: a mark per line then
+        // costs no more than a quarter of a 16-byte line.
+        let narrow = b.len() < u32::MAX as usize;
+        let shift = sparse_shift(n, b.len(), if narrow { 4 } else { 8 });
         let mask = (1usize << shift) - 1;
-        let mut marks = Vec::with_capacity((n >> shift) + 2);
-        marks.push(0);
-        for (k, at) in memchr::memchr_iter(b'\n', b).enumerate() {
-            if (k + 1) & mask == 0 {
-                marks.push(at + 1);
-            }
-        }
-        marks.push(b.len() + 1);
+        let starts = std::iter::once(0)
+            .chain(
+                memchr::memchr_iter(b'\n', b)
+                    .enumerate()
+                    .filter(|(k, _)| (k + 1) & mask == 0)
+                    .map(|(_, at)| at + 1),
+            )
+            .chain(std::iter::once(b.len() + 1));
+        let marks = if narrow {
+            let mut v = Vec::with_capacity((n >> shift) + 2);
+            v.extend(starts.map(|x| x as u32));
+            Marks::Narrow(v)
+        } else {
+            Marks::Wide(starts.collect())
+        };
         Lines {
             body,
             marks,
@@ -100,16 +110,26 @@ impl<'a> Lines<'a> {
         debug_assert!(i < self.n);
         let k = i >> self.shift;
         if self.shift == 0 {
-            return &self.body[self.marks[k]..self.marks[k + 1] - 1];
+            return &self.body[self.marks.at(k)..self.marks.at(k + 1) - 1];
         }
         let b = self.body.as_bytes();
-        let (mut at, mut start) = (k << self.shift, self.marks[k]);
+        let (mut at, mut start) = (k << self.shift, self.marks.at(k));
         let last = CURSOR.get();
         if last.0 == self.id && last.1 <= i && last.1 >= at {
             if last.1 == i {
                 return &self.body[last.2..last.3];
             }
             (at, start) = (last.1 + 1, last.3 + 1);
+        } else if last.0 == self.id && last.1 > i && last.1 - i <= BACK_STEPS {
+            // A line or two before the last one (a rule that looked ahead):
+            // back from there, each step one search over a line.
+            let (mut s, mut e) = (last.2, last.3);
+            for _ in i..last.1 {
+                e = s - 1;
+                s = memchr::memrchr(b'\n', &b[..e]).map_or(0, |p| p + 1);
+            }
+            CURSOR.set((self.id, i, s, e));
+            return &self.body[s..e];
         }
         while at < i {
             start += memchr::memchr(b'\n', &b[start..]).map_or(b.len() - start, |p| p + 1);
@@ -155,15 +175,36 @@ impl<'a> Lines<'a> {
     }
 }
 
-/// How sparse an index of `n` units of a `len`-byte text is: a mark
-/// (one `usize`) every 2^shift units, the smallest shift that keeps the
+/// How sparse an index of `n` units of a `len`-byte text is: a mark (of
+/// `mark` bytes) every 2^shift units, the smallest shift that keeps the
 /// marks within a quarter of the text.
-pub(crate) fn sparse_shift(n: usize, len: usize) -> u32 {
+pub(crate) fn sparse_shift(n: usize, len: usize, mark: usize) -> u32 {
     let mut shift = 0;
-    while (n >> shift) * std::mem::size_of::<usize>() > len / 4 && (n >> shift) > 1 {
+    while (n >> shift) * mark > len / 4 && (n >> shift) > 1 {
         shift += 1;
     }
     shift
+}
+
+/// Lines [`Lines::line`] walks back from the last one it found before it
+/// starts again from a mark.
+const BACK_STEPS: usize = 4;
+
+/// Line starts: 4-byte offsets for a text under 4 GiB.
+#[derive(Debug)]
+enum Marks {
+    Narrow(Vec<u32>),
+    Wide(Vec<usize>),
+}
+
+impl Marks {
+    #[inline]
+    fn at(&self, k: usize) -> usize {
+        match self {
+            Marks::Narrow(v) => v[k] as usize,
+            Marks::Wide(v) => v[k],
+        }
+    }
 }
 
 thread_local! {
