@@ -67,21 +67,27 @@ impl Adaptive {
         }
     }
 
-    /// A small allocation failed: the process is out of address space.
-    /// One line and exit 1, rather than an abort.
-    #[cold]
-    fn out_of_memory(size: usize) -> ! {
-        if size < 1 << 20 {
-            let msg =
-                b"caveman-engine: out of memory (is the address space limited by ulimit -v?)\n";
-            // SAFETY: write(2) and _exit(2) are async-signal-safe and need
-            // no allocation.
-            unsafe {
-                libc::write(2, msg.as_ptr().cast(), msg.len());
-                libc::_exit(1);
-            }
+    /// `p`, unless it is a failed allocation under 1 MiB: the process is
+    /// then out of address space, and says so in one line and exits 1
+    /// rather than aborting. A larger failure is returned (Rust's
+    /// allocation-error handler reports it).
+    #[inline]
+    fn checked(p: *mut u8, size: usize) -> *mut u8 {
+        if p.is_null() && size < 1 << 20 {
+            Self::out_of_memory();
         }
-        std::alloc::handle_alloc_error(std::alloc::Layout::new::<u8>())
+        p
+    }
+
+    #[cold]
+    fn out_of_memory() -> ! {
+        let msg = b"caveman-engine: out of memory (is the address space limited by ulimit -v?)\n";
+        // SAFETY: write(2) and _exit(2) are async-signal-safe and need no
+        // allocation.
+        unsafe {
+            libc::write(2, msg.as_ptr().cast(), msg.len());
+            libc::_exit(1);
+        }
     }
 }
 
@@ -95,10 +101,7 @@ unsafe impl std::alloc::GlobalAlloc for Adaptive {
         } else {
             mimalloc::MiMalloc.alloc(layout)
         };
-        if p.is_null() && layout.size() < 1 << 20 {
-            Self::out_of_memory(layout.size());
-        }
-        p
+        Self::checked(p, layout.size())
     }
 
     #[inline]
@@ -108,10 +111,7 @@ unsafe impl std::alloc::GlobalAlloc for Adaptive {
         } else {
             mimalloc::MiMalloc.alloc_zeroed(layout)
         };
-        if p.is_null() && layout.size() < 1 << 20 {
-            Self::out_of_memory(layout.size());
-        }
-        p
+        Self::checked(p, layout.size())
     }
 
     #[inline]
@@ -130,10 +130,7 @@ unsafe impl std::alloc::GlobalAlloc for Adaptive {
         } else {
             mimalloc::MiMalloc.realloc(ptr, layout, new_size)
         };
-        if p.is_null() && new_size < 1 << 20 {
-            Self::out_of_memory(new_size);
-        }
-        p
+        Self::checked(p, new_size)
     }
 }
 

@@ -50,6 +50,20 @@ impl Drop for TempDir {
 }
 
 /// Asserts a finished command failed with exit 1 and exactly `msg` + newline.
+/// The recovery handle in the report of a finished `compress` (it stored).
+pub fn handle_in(out: &Output) -> String {
+    let report: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap_or_else(|e| {
+        panic!(
+            "report is not JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    report["recovery_handle"]
+        .as_str()
+        .expect("stored")
+        .to_string()
+}
+
 pub fn assert_fatal(out: &Output, msg: &str) {
     assert_eq!(
         out.status.code(),

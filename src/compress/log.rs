@@ -82,15 +82,7 @@ pub(crate) fn compress(text: &str, query: &str) -> Result<Compressed, Decline> {
         keep.set(i, "head");
     }
     // The signal lines' numbers (none held for the others).
-    let signals: Vec<usize> = crate::par::map(crate::par::ranges(n, 8192), |r| {
-        let at = r.start;
-        doc.range(r)
-            .enumerate()
-            .filter(|(_, l)| is_marker(l) || SIGNAL.is_match(l))
-            .map(|(k, _)| at + k)
-            .collect::<Vec<usize>>()
-    })
-    .concat();
+    let signals = doc.matching(|l| is_marker(l) || SIGNAL.is_match(l));
     for &i in signals.iter().filter(|&&i| i >= HEAD) {
         keep.set(i, "error, warning or stack frame");
     }

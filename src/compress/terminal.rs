@@ -137,15 +137,7 @@ pub(crate) fn compress(text: &str) -> Result<Compressed, Decline> {
         join_lines(&doc, &Pieces::all(n))
     } else {
         // The signal lines' numbers (none held for the others).
-        let signals: Vec<usize> = crate::par::map(crate::par::ranges(n, 8192), |r| {
-            let at = r.start;
-            doc.range(r)
-                .enumerate()
-                .filter(|(_, l)| l.contains(MARKER_TEXT) || SIGNAL.is_match(l))
-                .map(|(k, _)| at + k)
-                .collect::<Vec<usize>>()
-        })
-        .concat();
+        let signals = doc.matching(|l| l.contains(MARKER_TEXT) || SIGNAL.is_match(l));
         let mut keep = Keep::new(n);
         // Head, tail and signals in document order (reasons are listed
         // in the order first used).

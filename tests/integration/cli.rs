@@ -476,9 +476,8 @@ fn closed_stdout_is_not_an_error() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     // The report still names the stored original, and it comes back.
-    let rep: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
-    let h = rep["recovery_handle"].as_str().unwrap();
-    assert_eq!(tc.retrieved(h), input.as_bytes());
+    let h = crate::util::handle_in(&out);
+    assert_eq!(tc.retrieved(&h), input.as_bytes());
 }
 
 #[test]

@@ -263,11 +263,7 @@ fn concurrent_writers_and_a_killed_one() {
     for (input, child) in children {
         let out = child.wait_with_output().unwrap();
         assert_eq!(out.status.code(), Some(0));
-        let report: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
-        let h = report["recovery_handle"]
-            .as_str()
-            .expect("stored")
-            .to_string();
+        let h = crate::util::handle_in(&out);
         assert_eq!(
             tc.expect(&["retrieve", &h], b"", 0).stdout,
             input.as_bytes()

@@ -270,8 +270,7 @@ fn many_processes_at_once() {
     for (child, input) in children.into_iter().zip(&inputs) {
         let out = child.wait_with_output().unwrap();
         assert_eq!(out.status.code(), Some(0));
-        let rep: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
-        let h = rep["recovery_handle"].as_str().unwrap().to_string();
+        let h = crate::util::handle_in(&out);
         assert_eq!(tc.retrieved(&h), input.as_bytes());
     }
     assert_eq!(records(&tc.home.path().join("ccr")).len(), 4);

@@ -373,11 +373,7 @@ fn prune_while_others_compress() {
         let out = child.wait_with_output().unwrap();
         feeder.join().unwrap();
         assert!(out.status.success());
-        let report: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
-        let h = report["recovery_handle"]
-            .as_str()
-            .expect("stored")
-            .to_string();
+        let h = crate::util::handle_in(&out);
         assert_eq!(
             tc.retrieved(&h),
             input.as_bytes(),

@@ -392,15 +392,8 @@ pub(crate) fn cut(
         _ => String::new(),
     };
     // Errors and warnings, each distinct line once, with what follows.
-    let signals: Vec<usize> = crate::par::map(crate::par::ranges(n, 8192), |r| {
-        let at = r.start;
-        doc.range(r)
-            .enumerate()
-            .filter(|(_, l)| is_error(l) || is_warning(l) || rules.extra.is_some_and(|f| f(l)))
-            .map(|(k, _)| at + k)
-            .collect::<Vec<usize>>()
-    })
-    .concat();
+    let signals =
+        doc.matching(|l| is_error(l) || is_warning(l) || rules.extra.is_some_and(|f| f(l)));
     clock.mark("timestamps, signals");
     let mut seen: FxHashSet<&str> = FxHashSet::default();
     for &i in &signals {
@@ -430,24 +423,22 @@ pub(crate) fn cut(
                 if is_blank && !kept {
                     continue;
                 }
-                let own = is_own_template(line);
-                if own {
-                    if let Some(e) = tally.get_mut(line) {
-                        if !is_blank {
-                            e.0 += 1;
-                        }
-                        if kept {
-                            shown.insert(line.to_owned());
-                        }
-                        continue;
-                    }
-                }
-                let t = if own { line.to_owned() } else { template(line) };
+                // A plain line is its own template: no copy to look it up.
+                let t: Cow<'_, str> = if is_own_template(line) {
+                    Cow::Borrowed(line)
+                } else {
+                    Cow::Owned(template(line))
+                };
                 if kept {
-                    shown.insert(t.clone());
+                    shown.insert(t.to_string());
                 }
                 if !is_blank {
-                    tally.entry(t).or_insert((0, i)).0 += 1;
+                    match tally.get_mut(&*t) {
+                        Some(e) => e.0 += 1,
+                        None => {
+                            tally.insert(t.into_owned(), (1, i));
+                        }
+                    }
                 }
             }
             (tally, shown)

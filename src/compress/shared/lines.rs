@@ -141,31 +141,43 @@ impl<'a> Lines<'a> {
     }
 
     /// The lines in order.
-    pub fn iter(&self) -> LineIter<'a> {
-        LineIter {
-            rest: Some(self.body),
-        }
+    pub fn iter(&self) -> std::str::Split<'a, char> {
+        self.body.split('\n')
     }
 
     /// The lines of `r`, in order.
     pub fn range(&self, r: Range<usize>) -> impl Iterator<Item = &'a str> + 'a {
-        let start = if r.start < self.n {
-            let l = self.line(r.start);
-            l.as_ptr() as usize - self.body.as_ptr() as usize
+        let (rest, count) = if r.start < self.n {
+            (&self.body[self.offset(self.line(r.start))..], r.len())
         } else {
-            self.body.len()
+            ("", 0)
         };
-        let rest = (r.start < self.n).then(|| &self.body[start..]);
-        LineIter { rest }.take(r.len())
+        rest.split('\n').take(count)
     }
 
     /// The text of the lines of `r` (not empty), LFs between them.
     pub fn span(&self, r: Range<usize>) -> &'a str {
-        let a = self.line(r.start);
         let z = self.line(r.end - 1);
-        let from = a.as_ptr() as usize - self.body.as_ptr() as usize;
-        let to = z.as_ptr() as usize - self.body.as_ptr() as usize + z.len();
-        &self.body[from..to]
+        &self.body[self.offset(self.line(r.start))..self.offset(z) + z.len()]
+    }
+
+    /// Where `line`, a line of this document, starts in the body.
+    fn offset(&self, line: &str) -> usize {
+        line.as_ptr() as usize - self.body.as_ptr() as usize
+    }
+
+    /// The numbers of the lines `hit` holds for, in order, read on every
+    /// core (a list of the few, not a flag for every line).
+    pub fn matching(&self, hit: impl Fn(&str) -> bool + Sync) -> Vec<usize> {
+        crate::par::map(crate::par::ranges(self.n, 8192), |r| {
+            let at = r.start;
+            self.range(r)
+                .enumerate()
+                .filter(|(_, l)| hit(l))
+                .map(|(k, _)| at + k)
+                .collect::<Vec<usize>>()
+        })
+        .concat()
     }
 
     /// Every line, as a list of slices: for the few compressors whose
@@ -217,29 +229,6 @@ thread_local! {
 /// Documents' ids (0 is none): a thread's cursor names the document it
 /// is in, never another that happens to sit at the same address.
 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-
-/// The lines of a text from a position on.
-pub(crate) struct LineIter<'a> {
-    rest: Option<&'a str>,
-}
-
-impl<'a> Iterator for LineIter<'a> {
-    type Item = &'a str;
-
-    fn next(&mut self) -> Option<&'a str> {
-        let r = self.rest?;
-        match memchr::memchr(b'\n', r.as_bytes()) {
-            Some(p) => {
-                self.rest = Some(&r[p + 1..]);
-                Some(&r[..p])
-            }
-            None => {
-                self.rest = None;
-                Some(r)
-            }
-        }
-    }
-}
 
 /// What the output holds at a place: a run of units as they were, or a
 /// marker (runs rather than single units: a 64 MiB log has a million
