@@ -22,7 +22,6 @@ use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use crate::go::json::write_json_str;
-use crate::profile::Profile;
 
 /// The file name in the home directory.
 pub const FILE: &str = "ledger.jsonl";
@@ -328,11 +327,6 @@ fn decode(line: &[u8]) -> Option<Record> {
         retrieved: n("returned"),
         note: s("note"),
     })
-}
-
-/// The profile a record names.
-pub fn profile_of(r: &Record) -> Option<Profile> {
-    Profile::from_name(&r.profile)
 }
 
 /// `(year, month, day)` of a day count since 1970-01-01 (Howard Hinnant's

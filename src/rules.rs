@@ -330,7 +330,6 @@ pub fn apply(rules: &mut Rules, path: &Path, text: &str) -> Result<(), Invalid> 
             }
         }
     }
-    // A later file's command rules come first: the nearest file wins.
     Ok(())
 }
 

@@ -109,9 +109,7 @@ fn command_text(cmd: &[String]) -> String {
 
 /// The first simple command of a script (up to `;`, `&`, `|` or a newline).
 fn first_simple(script: &str) -> &str {
-    let end = script
-        .find(|c: char| matches!(c, ';' | '&' | '|' | '\n'))
-        .unwrap_or(script.len());
+    let end = script.find([';', '&', '|', '\n']).unwrap_or(script.len());
     &script[..end]
 }
 

@@ -351,7 +351,7 @@ fn replace_blocks(
         .iter()
         .map(|b| {
             let text = (b["type"] == "text").then(|| b["text"].as_str()).flatten();
-            match text.and_then(|t| compress(t)) {
+            match text.and_then(&mut *compress) {
                 Some(c) => {
                     any = true;
                     let mut b = b.clone();
