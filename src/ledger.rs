@@ -428,6 +428,43 @@ mod tests {
         assert_eq!(r.damaged, 1);
     }
 
+    proptest::proptest! {
+        /// Any record reads back as written (its texts cut to fit), and
+        /// any prefix of a run of records gives back the whole ones before
+        /// the cut and says the tail is torn.
+        #[test]
+        fn encode_parse_and_any_cut(
+            cmds in proptest::collection::vec(".{0,300}", 1..6),
+            n in 0u64..u64::MAX / 2,
+            cut_at in 0usize..4000,
+        ) {
+            let recs: Vec<Record> = cmds
+                .iter()
+                .map(|c| Record { command: c.clone(), tokens_before: n, ..rec("") })
+                .collect();
+            let mut bytes = Vec::new();
+            let mut ends = Vec::new();
+            for r in &recs {
+                let line = r.encode();
+                proptest::prop_assert!(line.len() <= MAX_RECORD);
+                bytes.extend_from_slice(&line);
+                ends.push(bytes.len());
+            }
+            let read = parse(&bytes);
+            proptest::prop_assert_eq!(read.records.len(), recs.len());
+            for (got, want) in read.records.iter().zip(&recs) {
+                proptest::prop_assert_eq!(&got.command, cut(&want.command, MAX_TEXT));
+                proptest::prop_assert_eq!(got.tokens_before, n);
+            }
+            let cut_at = cut_at.min(bytes.len());
+            let read = parse(&bytes[..cut_at]);
+            let whole = ends.iter().filter(|&&e| e <= cut_at).count();
+            proptest::prop_assert_eq!(read.records.len(), whole);
+            proptest::prop_assert_eq!(read.torn_tail, !ends.contains(&cut_at) && cut_at > 0);
+            proptest::prop_assert_eq!(read.damaged, 0);
+        }
+    }
+
     #[test]
     fn dates() {
         assert_eq!(date(0), "1970-01-01");

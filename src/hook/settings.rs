@@ -323,6 +323,38 @@ mod tests {
         assert_eq!(v.pretty(), text);
     }
 
+    fn json_value() -> impl proptest::strategy::Strategy<Value = Json> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(Json::Null),
+            any::<bool>().prop_map(Json::Bool),
+            any::<i64>().prop_map(|n| Json::Number(n.into())),
+            ".{0,8}".prop_map(Json::String),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Json::Array),
+                proptest::collection::vec(("[a-z]{1,4}", inner), 0..4).prop_map(|kv| {
+                    // Keys once each, in the order given.
+                    let mut seen = std::collections::BTreeSet::new();
+                    Json::Object(
+                        kv.into_iter()
+                            .filter(|(k, _)| seen.insert(k.clone()))
+                            .collect(),
+                    )
+                }),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// What `init` writes reads back as the same value, keys in order.
+        #[test]
+        fn pretty_parses_back(v in json_value()) {
+            proptest::prop_assert_eq!(Json::parse(&v.pretty()).unwrap(), v);
+        }
+    }
+
     fn rule(p: &str) -> Rule {
         Rule {
             pattern: p.into(),

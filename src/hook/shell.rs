@@ -76,7 +76,9 @@ pub fn parse(cmd: &str) -> Result<Line, Leave> {
         let c = b[i];
         match c {
             b'\\' => {
-                let end = (i + 2).min(b.len());
+                // The backslash and the whole character after it.
+                let next = cmd[i + 1..].chars().next().map_or(0, char::len_utf8);
+                let end = i + 1 + next;
                 cur.push_str(&cmd[i..end]);
                 i = end;
                 continue;
@@ -230,6 +232,12 @@ pub fn must_not_rewrite(cmd: &str, background: bool) -> Result<Line, Leave> {
         ));
     }
     let line = parse(cmd)?;
+    if line.commands.is_empty() {
+        return Err(leave(
+            "empty",
+            "the command has only separators or comments",
+        ));
+    }
     if line.heredoc {
         return Err(leave(
             "heredoc",
@@ -379,6 +387,31 @@ mod tests {
             "echo (" => Some("unparsable"),
         }
         assert_eq!(must_not_rewrite("ok", true).unwrap_err().rule, "background");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// A quoted word is the string itself to a real bash, whatever it
+        /// holds (quotes, `$`, backslashes, newlines, non-ASCII).
+        #[test]
+        fn quote_is_exact_for_bash(s in "[^\u{0}]{0,40}") {
+            let out = std::process::Command::new("bash")
+                .arg("-c")
+                .arg(format!("printf %s {}", quote(&s)))
+                .output()
+                .unwrap();
+            proptest::prop_assert_eq!(String::from_utf8_lossy(&out.stdout), s);
+        }
+
+        /// Reading never panics, and what it reads is either left alone
+        /// with a named rule or split into commands.
+        #[test]
+        fn any_line_reads(s in ".{0,80}") {
+            match must_not_rewrite(&s, false) {
+                Ok(line) => proptest::prop_assert!(!line.commands.is_empty()),
+                Err(l) => proptest::prop_assert!(!l.rule.is_empty()),
+            }
+        }
     }
 
     #[test]
