@@ -18,12 +18,15 @@ pub mod error;
 pub mod evals;
 pub(crate) mod go;
 pub(crate) mod gofmt;
+pub mod hook;
+pub mod ledger;
 pub mod mcp;
 pub(crate) mod narrow;
 #[doc(hidden)]
 pub mod par;
 pub mod profile;
 pub mod report;
+pub mod rules;
 pub mod store;
 pub(crate) mod table;
 pub(crate) mod timings;

@@ -2,6 +2,8 @@
 
 mod util;
 
+#[path = "integration/agent.rs"]
+mod agent;
 #[path = "integration/cli.rs"]
 mod cli;
 #[path = "integration/gofmt.rs"]

@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// Environment variables the tool reads; removed so the host cannot leak in.
-const TOOL_ENV: [&str; 7] = [
+const TOOL_ENV: [&str; 9] = [
     "CAVEMAN_HOME",
+    "CAVEMAN_LEDGER",
+    "CLAUDE_PROJECT_DIR",
     "CAVEMAN_TIMINGS",
     "CAVEMAN_CCR_DIR",
     "CAVEMAN_CCR_DB",

@@ -16,6 +16,7 @@ Environment:
   CAVEMAN_ENGINE_BUDGET   a token budget, when no --budget is given
   CAVEMAN_MCP_EPHEMERAL   1: the MCP server keeps an in-memory store
   CAVEMAN_TIMINGS         set: phase timings on stderr
+  CAVEMAN_LEDGER          off: no savings ledger (ledger.jsonl in the state directory)
 
 Exit status: 0 done (a pass-through is done too); 1 an error (a message on
 stderr; stdout empty unless said otherwise); 2 a usage error. `run` exits with
@@ -149,6 +150,47 @@ pub fn command() -> Command {
                     "Exit status: the command's (128+N if signal N ended it), 127 when it is not \
                      found, 126 when it cannot run.\n\nExample:\n  caveman-engine run --profile lean -- cargo test",
                 ),
+        )
+        .subcommand(
+            Command::new("hook")
+                .about("Answer one agent-host hook event on stdin (claude-code): rewrite Bash commands to run compressed, replace large MCP outputs")
+                .arg(Arg::new("host").value_name("HOST").required(true).value_parser(["claude-code"]))
+                .arg(
+                    Arg::new("explain")
+                        .long("explain")
+                        .action(ArgAction::SetTrue)
+                        .help("Say on stderr which rule decided"),
+                )
+                .after_help(
+                    "Always exits 0 (a hook must never block the tool call); a failure prints nothing and is noted in the ledger.\n\nExample:\n  caveman-engine hook claude-code --explain < event.json",
+                ),
+        )
+        .subcommand(
+            Command::new("init")
+                .about("Set up an agent host: merge the hooks into its settings (and the MCP server with --mcp)")
+                .arg(Arg::new("host").value_name("HOST").value_parser(["claude-code"]))
+                .arg(Arg::new("user").long("user").action(ArgAction::SetTrue).help("~/.claude/settings.json (default)"))
+                .arg(Arg::new("project").long("project").action(ArgAction::SetTrue).help(".claude/settings.json here"))
+                .arg(Arg::new("mcp").long("mcp").action(ArgAction::SetTrue).help("Also the MCP server (.mcp.json with --project)"))
+                .arg(Arg::new("uninstall").long("uninstall").action(ArgAction::SetTrue).help("Remove what init added"))
+                .after_help(
+                    "Keeps every other key and hook, changes nothing when already set up, backs the file up first, and prints what it changed. `init` alone lists the hosts it can and cannot set up.\n\nExample:\n  caveman-engine init claude-code --project --mcp",
+                ),
+        )
+        .subcommand(
+            Command::new("gain")
+                .about("Tokens saved, net of tokens retrieved, from the local ledger")
+                .arg(Arg::new("since").long("since").value_name("WHEN").help("7d, 24h, 30m or YYYY-MM-DD (default: all)"))
+                .arg(Arg::new("by").long("by").value_name("GROUP").value_parser(["type", "command", "day"]).help("Group the rows"))
+                .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("One JSON object"))
+                .after_help(
+                    "Every compress, run, hook and MCP call appends a line to ledger.jsonl in the store's home; every retrieve the tokens it returned. Nothing leaves the machine; CAVEMAN_LEDGER=off turns it off.\n\nExample:\n  caveman-engine gain --since 7d --by command",
+                ),
+        )
+        .subcommand(
+            Command::new("config")
+                .about("Print the effective per-project rules (.caveman.toml) and where each came from")
+                .after_help("Example:\n  caveman-engine config"),
         )
         .subcommand(
             Command::new("detect")

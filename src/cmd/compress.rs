@@ -13,9 +13,12 @@ pub(super) struct Extra {
     pub(super) explain: bool,
     pub(super) help: bool,
     /// `--profile` was given (it wins over the environment).
-    profile_flag: bool,
+    pub(super) profile_flag: bool,
     /// `--budget` was given (it wins over the environment).
-    budget_flag: bool,
+    pub(super) budget_flag: bool,
+    /// The command `run` ran (its ledger record names it); `None` for
+    /// `compress`.
+    pub(super) command: Option<String>,
 }
 
 /// A usage error of one of this project's own flags (exit 2); the
@@ -182,6 +185,14 @@ pub(super) fn publish(input: &[u8], opts: &Options, extra: &Extra) -> Result<()>
         Err(why) => (crate::store::Store::unusable(why.clone()), Some(why)),
     };
     let outcome = engine::compress(input, opts, &store);
+    crate::ledger::append(&crate::ledger::Record::of_report(
+        match extra.command {
+            Some(_) => crate::ledger::Source::Run,
+            None => crate::ledger::Source::Compress,
+        },
+        &outcome.report,
+        extra.command.as_deref().unwrap_or(""),
+    ));
     let out = outcome.output.as_deref().unwrap_or(input);
     write_stdout(out).map_err(|e| Error::fatal(format!("compress: write stdout: {e}")))?;
     write_stderr_line(&outcome.report.to_json())

@@ -3,11 +3,16 @@
 //! binary prints the error and exits with its code in one place. Help,
 //! completions and the man page come from one description ([`cli`]).
 
+mod agent;
 mod cli;
 mod compress;
+mod config;
 mod detect;
 mod evals;
 mod explain;
+mod gain;
+mod hook;
+mod init;
 mod io;
 mod registry;
 mod retrieve;
@@ -154,6 +159,13 @@ pub fn run(args: &[String]) -> Result<()> {
         }
         "registry" => extra(0).and_then(|_| registry::run()),
         "run" => run::run(rest),
+        // A hook must never exit 2 (that blocks the tool call): its own
+        // arguments, help included, are handled inside.
+        "hook" => hook::run(rest),
+        "init" => init::run(rest),
+        "gain" | "config" if any_help => help(&[sub]),
+        "gain" => gain::run(rest),
+        "config" => config::run(rest),
         "evals" if any_help => help(&["evals", "run"]),
         "evals" => evals::run(rest),
         "pixel" => Err(Error::fatal(format!(

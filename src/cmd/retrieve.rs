@@ -28,5 +28,7 @@ pub fn run(args: &[String]) -> Result<()> {
     } else {
         crate::narrow::narrow(original, query)
     };
-    write_stdout(&view).map_err(|e| Error::fatal(format!("write stdout: {e}")))
+    write_stdout(&view).map_err(|e| Error::fatal(format!("write stdout: {e}")))?;
+    crate::ledger::retrieved(handle, crate::tokens::count(&view));
+    Ok(())
 }

@@ -12,7 +12,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
 
-use super::compress::{parse_all, publish};
+use super::compress::parse_all;
 use crate::error::{Error, Result};
 
 const USAGE: &str = "usage: caveman-engine run [--type T] [--query Q] [--profile compat|lean] [--budget N] [--explain] -- CMD [ARGS...]";
@@ -53,13 +53,16 @@ pub fn run(args: &[String]) -> Result<()> {
         )));
     };
     let (flags, cmd) = (&args[..dash], &args[dash + 1..]);
-    let (opts, extra) = parse_all(flags).map_err(|e| Error::usage(format!("run: {e}\n{USAGE}")))?;
+    let (agent, flags) = super::agent::split_flags(flags);
+    let (mut opts, mut extra) =
+        parse_all(&flags).map_err(|e| Error::usage(format!("run: {e}\n{USAGE}")))?;
     if extra.help {
         return super::help(&["run"]);
     }
     let Some((program, rest)) = cmd.split_first() else {
         return Err(Error::usage(format!("run: no command after --\n{USAGE}")));
     };
+    let plan = super::agent::apply_rules(&mut opts, &mut extra, cmd, agent);
     let (reader, w1, w2) = pipe().map_err(|e| Error::fatal(format!("run: pipe: {e}")))?;
     let mut command = Command::new(program);
     // SAFETY: the closure runs between fork and exec and only calls
@@ -118,7 +121,7 @@ pub fn run(args: &[String]) -> Result<()> {
         // Too large to hold a view of: the output as it was.
         let _ = super::io::write_stdout(&output);
     } else {
-        publish(&output, &opts, &extra)?;
+        super::agent::publish(&output, &opts, &extra, &plan, agent)?;
     }
     if code == 0 {
         Ok(())

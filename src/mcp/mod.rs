@@ -27,6 +27,39 @@ const TOOLS_LIST: &str = include_str!("tools.json");
 const TOOLS_LIST_LEAN: &str = include_str!("tools_lean.json");
 const VERSION: &str = "dev";
 
+/// The protocol version compat always answers (the reference's).
+pub(crate) const PROTOCOL_2024: &str = "2024-11-05";
+
+/// Versions after 2024-11-05 a lean server agrees to when the client asks
+/// for them (<https://modelcontextprotocol.io/specification/2025-03-26>,
+/// <https://modelcontextprotocol.io/specification/2025-06-18>,
+/// <https://modelcontextprotocol.io/specification/2025-11-25>). The spec's
+/// lifecycle: "If the server supports the requested protocol version, it
+/// MUST respond with the same version"
+/// (<https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle#version-negotiation>).
+const NEWER: [&str; 3] = ["2025-03-26", "2025-06-18", "2025-11-25"];
+
+/// Whether `version` has tool `outputSchema` and `structuredContent`
+/// (added in 2025-06-18:
+/// <https://modelcontextprotocol.io/specification/2025-06-18/server/tools#structured-content>).
+pub(crate) fn has_structured_content(version: &str) -> bool {
+    version >= "2025-06-18"
+}
+
+/// The lean tool list without `outputSchema` (for 2025-03-26, which has
+/// none).
+fn tools_list_without_output_schema() -> Vec<u8> {
+    let mut v: serde_json::Value = serde_json::from_str(TOOLS_LIST_LEAN).unwrap_or_default();
+    if let Some(tools) = v["tools"].as_array_mut() {
+        for t in tools {
+            if let Some(o) = t.as_object_mut() {
+                o.remove("outputSchema");
+            }
+        }
+    }
+    serde_json::to_vec(&v).unwrap_or_default()
+}
+
 /// The version the server states: the reference's build stamp (`dev`)
 /// under compat, the crate's version under lean.
 fn version(lean: bool) -> &'static str {
@@ -411,12 +444,29 @@ impl Server {
         let id = id.filter(|i| !wire::is_null(Some(i)))?;
         let lean = self.tools.profile.is_lean();
         let result: Vec<u8> = match method {
-            "initialize" => format!(
-                "{{\"capabilities\":{{\"tools\":{{}}}},\"protocolVersion\":\"2024-11-05\",\"serverInfo\":{{\"name\":\"caveman\",\"version\":\"{}\"}}}}",
-                version(lean)
-            )
-            .into_bytes(),
+            "initialize" => {
+                // Compat answers 2024-11-05 whatever is asked (the
+                // reference's bytes); lean agrees to a newer version it
+                // knows, else answers 2024-11-05 as before.
+                let asked = params
+                    .and_then(|p| wire::decode(p, &["protocolVersion"], &[]).ok())
+                    .map(|f| f.strings[0].clone())
+                    .unwrap_or_default();
+                self.tools.protocol = match NEWER.iter().find(|v| **v == asked) {
+                    Some(v) if lean => *v,
+                    _ => PROTOCOL_2024,
+                };
+                format!(
+                    "{{\"capabilities\":{{\"tools\":{{}}}},\"protocolVersion\":\"{}\",\"serverInfo\":{{\"name\":\"caveman\",\"version\":\"{}\"}}}}",
+                    self.tools.protocol,
+                    version(lean)
+                )
+                .into_bytes()
+            }
             "ping" => b"{}".to_vec(),
+            "tools/list" if lean && self.tools.protocol == NEWER[0] => {
+                tools_list_without_output_schema()
+            }
             "tools/list" if lean => TOOLS_LIST_LEAN.as_bytes().to_vec(),
             "tools/list" => TOOLS_LIST.as_bytes().to_vec(),
             "tools/call" => {
@@ -426,7 +476,11 @@ impl Server {
                 })
             }
             other => {
-                return Some(error_answer(Some(id), -32601, &format!("method not found: {other}")))
+                return Some(error_answer(
+                    Some(id),
+                    -32601,
+                    &format!("method not found: {other}"),
+                ))
             }
         };
         Some(result_answer(id, &result))

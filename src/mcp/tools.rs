@@ -82,6 +82,9 @@ pub struct Tools {
     ledger: HashSet<Vec<u8>>,
     /// This session's compress totals: (tokens before, after, calls).
     session: (u64, u64, u64),
+    /// The protocol version `initialize` agreed on (lean may agree on a
+    /// newer one than 2024-11-05; compat never does).
+    pub protocol: &'static str,
 }
 
 /// Ledger keys before a request is answered in full (§8 step 3.2).
@@ -122,6 +125,7 @@ impl Tools {
             profile: Profile::Compat,
             ledger: HashSet::new(),
             session: (0, 0, 0),
+            protocol: super::PROTOCOL_2024,
         }
     }
 
@@ -129,7 +133,16 @@ impl Tools {
     pub fn call(&mut self, name: &str, args: Option<&[u8]>) -> Option<ToolResult> {
         Some(match name {
             "caveman_compress" => self.compress(args),
-            "caveman_retrieve" => self.retrieve(args),
+            "caveman_retrieve" => {
+                let r = self.retrieve(args);
+                let handle = args
+                    .and_then(|a| wire::decode(a, &["recovery_handle"], &[]).ok())
+                    .and_then(|f| normalize_handle(&f.strings[0]));
+                if let (false, Some(h)) = (r.is_error, handle) {
+                    crate::ledger::retrieved(&h, crate::tokens::count(&r.text));
+                }
+                r
+            }
             "caveman_stats" => self.stats(),
             "caveman_toon_encode" => toon_encode(args),
             "caveman_toon_decode" => toon_decode(args),
@@ -209,6 +222,11 @@ impl Tools {
     }
 
     fn count(&mut self, r: &crate::report::Report) {
+        crate::ledger::append(&crate::ledger::Record::of_report(
+            crate::ledger::Source::Mcp,
+            r,
+            "",
+        ));
         self.session.0 += r.tokens_before as u64;
         self.session.1 += r.tokens_after as u64;
         self.session.2 += 1;
@@ -290,11 +308,38 @@ impl Tools {
         };
         let outcome = engine::compress(input.as_bytes(), &opts, &self.store);
         self.count(&outcome.report);
-        let out = outcome.output.unwrap_or_else(|| input.into_bytes());
+        let mut out = outcome.output.unwrap_or_else(|| input.into_bytes());
+        if self.protocol == super::PROTOCOL_2024 {
+            // The bytes this server has always sent under 2024-11-05.
+            return Reply {
+                text: out,
+                is_error: false,
+                structured: Some(outcome.report.to_json()),
+            };
+        }
+        // A negotiated newer version: the handle in the text content too
+        // (a host may show only the text), structured content only where
+        // the version has it.
+        if let Some(t) = &outcome.report.transformed {
+            if !out.ends_with(b"\n") {
+                out.push(b'\n');
+            }
+            out.extend_from_slice(
+                format!(
+                    "\u{2026} caveman: {} \u{2192} {} tokens ({}); the whole input: caveman_retrieve {{\"recovery_handle\": \"{}\"}} \u{2026}\n",
+                    outcome.report.tokens_before,
+                    outcome.report.tokens_after,
+                    outcome.report.content_type.as_str(),
+                    t.recovery_handle.as_str()
+                )
+                .as_bytes(),
+            );
+        }
         Reply {
             text: out,
             is_error: false,
-            structured: Some(outcome.report.to_json()),
+            structured: super::has_structured_content(self.protocol)
+                .then(|| outcome.report.to_json()),
         }
     }
 
