@@ -99,6 +99,9 @@ impl Glyph {
     /// The glyph for `c`, if the atlas has one (exact code point only).
     pub fn of(c: char) -> Option<Glyph> {
         let c = c as u32;
+        if (0x20..0x7F).contains(&c) {
+            return Some(Glyph((c - 0x20) as usize));
+        }
         let i = RUNS.partition_point(|&(a, _)| a <= c).checked_sub(1)?;
         let (a, b) = RUNS[i];
         (c <= b).then(|| Glyph(RUN_START[i] + (c - a) as usize))
@@ -129,6 +132,30 @@ impl Glyph {
             return 0;
         }
         LEVELS[(GRAY_LEVELS[i >> 2] >> (6 - 2 * (i & 3)) & 3) as usize]
+    }
+}
+
+impl Glyph {
+    /// Calls `f(x, y, value)` for every inked pixel: value 255 (`gray`
+    /// false, the 1-bit atlas) or the coverage.
+    #[inline]
+    pub fn each_ink(self, gray: bool, mut f: impl FnMut(usize, usize, u8)) {
+        let w = self.width();
+        let start = OFFSETS[self.0] as usize;
+        for y in 0..GLYPH_H {
+            for x in 0..w {
+                let i = start + y * w + x;
+                if MONO[i >> 3] >> (7 - (i & 7)) & 1 == 0 {
+                    continue;
+                }
+                let v = if gray {
+                    LEVELS[(GRAY_LEVELS[i >> 2] >> (6 - 2 * (i & 3)) & 3) as usize]
+                } else {
+                    255
+                };
+                f(x, y, v);
+            }
+        }
     }
 }
 

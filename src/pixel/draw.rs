@@ -3,7 +3,7 @@
 //! the two-layer composite, and the conversion to PNG samples.
 
 use super::atlas::{Glyph, GLYPH_H, GLYPH_W};
-use crate::png::ColorType;
+use crate::png::{encode_rows, ColorType};
 
 /// How glyph pixels become framebuffer values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,33 +92,20 @@ impl Canvas {
     }
 
     fn stamp(&mut self, g: Glyph, x: usize, y: usize) {
-        let n = self.cov.len();
-        for gy in 0..GLYPH_H {
-            let py = y + gy;
-            for gx in 0..g.width() {
-                let px = x + gx;
-                let v = match self.ink {
-                    Ink::Mono => {
-                        if g.mono(gx, gy) {
-                            255
-                        } else {
-                            0
-                        }
-                    }
-                    Ink::Gray | Ink::Zebra => g.coverage(gx, gy),
-                };
-                if v == 0 {
-                    continue;
-                }
-                if self.clip && (px >= self.width || py >= self.height) {
-                    continue;
-                }
-                let i = py * self.width + px;
-                if i < n {
-                    self.cov[i] = self.cov[i].max(v);
-                }
+        let (n, width, height, clip) = (self.cov.len(), self.width, self.height, self.clip);
+        let cov = &mut self.cov;
+        g.each_ink(self.ink != Ink::Mono, |gx, gy, v| {
+            let (px, py) = (x + gx, y + gy);
+            if clip && (px >= width || py >= height) {
+                return;
             }
-        }
+            // Unclipped, a pixel past the right edge lands at the start of
+            // the next row (the linear-index quirk, §5.1).
+            let i = py * width + px;
+            if i < n && cov[i] < v {
+                cov[i] = v;
+            }
+        });
     }
 
     /// Sets the slot of every inked pixel in the box of `w` × 8 pixels at
@@ -145,38 +132,51 @@ impl Canvas {
         }
     }
 
-    /// The PNG samples of the finished layer.
-    pub(super) fn samples(self) -> (ColorType, Vec<u8>) {
+    /// The finished layer as PNG bytes, its samples made a row at a time.
+    pub(super) fn png(&self) -> Vec<u8> {
+        let w = self.width;
         match self.ink {
-            Ink::Mono | Ink::Gray => (ColorType::Gray, self.cov.iter().map(|&v| 255 - v).collect()),
-            Ink::Zebra => {
-                let mut out = Vec::with_capacity(self.cov.len() * 3);
-                for (&c, &s) in self.cov.iter().zip(&self.slot) {
+            Ink::Mono | Ink::Gray => encode_rows(w, self.height, ColorType::Gray, |y, row| {
+                for (o, &v) in row.iter_mut().zip(&self.cov[y * w..(y + 1) * w]) {
+                    *o = 255 - v;
+                }
+            }),
+            Ink::Zebra => encode_rows(w, self.height, ColorType::Rgb, |y, row| {
+                let cov = &self.cov[y * w..(y + 1) * w];
+                let slot = &self.slot[y * w..(y + 1) * w];
+                for ((o, &c), &s) in row.chunks_exact_mut(3).zip(cov).zip(slot) {
                     if s == 0 {
-                        out.extend_from_slice(&[255 - c; 3]);
+                        o.fill(255 - c);
                     } else {
-                        for p in ZEBRA[s as usize - 1] {
-                            out.push(tint(c, p));
+                        for (o, &p) in o.iter_mut().zip(&ZEBRA[s as usize - 1]) {
+                            *o = tint(c, p);
                         }
                     }
                 }
-                (ColorType::Rgb, out)
-            }
+            }),
         }
     }
 
-    /// The red/blue composite of two layers of the same size (§5.5).
-    pub(super) fn composite(red: Canvas, blue: Canvas) -> Vec<u8> {
-        let mut out = Vec::with_capacity(red.cov.len() * 3);
-        for (&c1, &c2) in red.cov.iter().zip(&blue.cov) {
-            let (a1, a2) = (c1 as f64 / 255.0, c2 as f64 / 255.0);
-            for k in 0..3 {
-                let l1 = 255.0 * (1.0 - a1) + LAYER_RED[k] as f64 * a1;
-                let l2 = 255.0 * (1.0 - a2) + LAYER_BLUE[k] as f64 * a2;
-                out.push((l1 * l2 / 255.0).round().clamp(0.0, 255.0) as u8);
+    /// The red/blue composite of two layers of the same size (§5.5), as
+    /// PNG bytes.
+    pub(super) fn composite_png(red: &Canvas, blue: &Canvas) -> Vec<u8> {
+        let w = red.width;
+        encode_rows(w, red.height, ColorType::Rgb, |y, row| {
+            let c1s = &red.cov[y * w..(y + 1) * w];
+            let c2s = &blue.cov[y * w..(y + 1) * w];
+            for ((o, &c1), &c2) in row.chunks_exact_mut(3).zip(c1s).zip(c2s) {
+                if c1 == 0 && c2 == 0 {
+                    o.fill(255);
+                    continue;
+                }
+                let (a1, a2) = (c1 as f64 / 255.0, c2 as f64 / 255.0);
+                for k in 0..3 {
+                    let l1 = 255.0 * (1.0 - a1) + LAYER_RED[k] as f64 * a1;
+                    let l2 = 255.0 * (1.0 - a2) + LAYER_BLUE[k] as f64 * a2;
+                    o[k] = (l1 * l2 / 255.0).round().clamp(0.0, 255.0) as u8;
+                }
             }
-        }
-        out
+        })
     }
 }
 

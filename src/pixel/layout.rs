@@ -5,7 +5,6 @@
 use super::draw::{page_height, page_width, Canvas, Ink};
 use super::render::{Page, Style};
 use super::text::{cp_len, u16_len, wrap};
-use crate::png::{encode, ColorType};
 
 /// The page margin on every side.
 const PAD: usize = 4;
@@ -49,6 +48,16 @@ pub fn paginate(lines: &[String], max_lines: usize, budget: usize) -> Vec<std::o
     pages
 }
 
+/// `f` of every item, in order, the items shared out in runs among the
+/// cores (one page per core is in memory at a time).
+fn each_page<T: Sync>(items: &[T], f: impl Fn(&T) -> Page + Sync) -> Vec<Page> {
+    let parts = crate::par::workers();
+    crate::par::map_chunks(items, parts, |run| run.iter().map(&f).collect::<Vec<_>>())
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
 /// Single-layer pages (§4.2): wrap, page, and draw each page with the
 /// page renderer.
 pub(super) fn single_layer(
@@ -61,10 +70,9 @@ pub(super) fn single_layer(
     let lines = wrap(source, cols);
     let m = rows_per_canvas(canvas_h, style.pitch);
     let per_page = m.min((budget / cols).max(1));
-    paginate(&lines, per_page, budget)
-        .into_iter()
-        .map(|r| page_of(&lines[r].join("\n"), cols, style, m))
-        .collect()
+    each_page(&paginate(&lines, per_page, budget), |r| {
+        page_of(&lines[r.clone()].join("\n"), cols, style, m)
+    })
 }
 
 /// The page renderer (§4.2 step 4): re-wraps the page text, keeps at most
@@ -83,16 +91,7 @@ fn page_of(text: &str, cols: usize, style: Style, max_rows: usize) -> Page {
     for (j, line) in kept.iter().enumerate() {
         canvas.line(line, PAD, PAD + j * style.pitch, style.advance, cols, j);
     }
-    let dropped = canvas.dropped;
-    let (color, samples) = canvas.samples();
-    Page::new(
-        width,
-        height,
-        chars,
-        dropped,
-        1,
-        encode(width, height, color, &samples),
-    )
+    Page::new(width, height, chars, canvas.dropped, 1, canvas.png())
 }
 
 /// Two-layer pages (§4.3): up to `2N` lines a page, the first N drawn in
@@ -106,37 +105,27 @@ pub(super) fn two_layer(source: &str, cols: usize, budget: usize, canvas_h: usiz
         advance: OVERLAY_ADVANCE,
         pitch: OVERLAY_PITCH,
     };
-    paginate(&lines, 2 * n, budget)
-        .into_iter()
-        .map(|r| {
-            let page = &lines[r];
-            let (red, blue) = page.split_at(page.len().min(n));
-            if blue.is_empty() {
-                return page_of(&red.join("\n"), cols, gray, n);
+    each_page(&paginate(&lines, 2 * n, budget), |r| {
+        let page = &lines[r.clone()];
+        let (red, blue) = page.split_at(page.len().min(n));
+        if blue.is_empty() {
+            return page_of(&red.join("\n"), cols, gray, n);
+        }
+        let width = page_width(cols, OVERLAY_ADVANCE);
+        let height = page_height(n, OVERLAY_PITCH);
+        let layer = |rows: &[String]| {
+            let mut c = Canvas::new(width, height, Ink::Gray, true);
+            for (j, line) in rows.iter().enumerate() {
+                c.line(line, PAD, PAD + j * OVERLAY_PITCH, OVERLAY_ADVANCE, cols, j);
             }
-            let width = page_width(cols, OVERLAY_ADVANCE);
-            let height = page_height(n, OVERLAY_PITCH);
-            let layer = |rows: &[String]| {
-                let mut c = Canvas::new(width, height, Ink::Gray, true);
-                for (j, line) in rows.iter().enumerate() {
-                    c.line(line, PAD, PAD + j * OVERLAY_PITCH, OVERLAY_ADVANCE, cols, j);
-                }
-                c
-            };
-            let (r, b) = (layer(red), layer(blue));
-            let dropped = r.dropped + b.dropped;
-            let chars = cp_len(&red.join("\n")) + 1 + cp_len(&blue.join("\n"));
-            let rgb = Canvas::composite(r, b);
-            Page::new(
-                width,
-                height,
-                chars,
-                dropped,
-                2,
-                encode(width, height, ColorType::Rgb, &rgb),
-            )
-        })
-        .collect()
+            c
+        };
+        let (r, b) = (layer(red), layer(blue));
+        let dropped = r.dropped + b.dropped;
+        let chars = cp_len(&red.join("\n")) + 1 + cp_len(&blue.join("\n"));
+        let png = Canvas::composite_png(&r, &b);
+        Page::new(width, height, chars, dropped, 2, png)
+    })
 }
 
 /// Width of a grid of `k` columns of `c` cells (saturating: `c` may be
@@ -174,46 +163,37 @@ pub(super) fn multi_column(source: &str, c: usize, n: usize) -> Vec<Page> {
     let lines = wrap(source, c);
     let rows = GRID_MAX_ROWS.min((GRID_BUDGET / c).max(1));
     let ranges = paginate(&lines, rows * n, GRID_BUDGET * n);
-    let total = cp_len(source);
-    let mut earlier = 0usize;
-    let last = ranges.len() - 1;
-    let col_step = c * GRID_ADVANCE + GUTTER;
-    ranges
-        .into_iter()
-        .enumerate()
-        .map(|(p, r)| {
-            let page = &lines[r];
-            let width = grid_width(c, n);
-            let height = 8 + GRID_PITCH * page.len().min(rows).max(1);
-            let mut canvas = Canvas::new(width, height, Ink::Mono, false);
-            for (i, line) in page.iter().enumerate() {
-                let x0 = PAD + (i / rows) * col_step;
-                let y0 = PAD + (i % rows) * GRID_PITCH;
-                canvas.line(line, x0, y0, GRID_ADVANCE, c, i);
-            }
-            for k in 0..n - 1 {
-                canvas.divider(PAD + k * col_step + c * GRID_ADVANCE + GUTTER / 2);
-            }
-            let chars = if p == last {
-                total.saturating_sub(earlier)
-            } else {
-                let c =
-                    page.iter().map(|l| cp_len(l)).sum::<usize>() + page.len().saturating_sub(1);
-                earlier += c;
-                c
-            };
-            let dropped = canvas.dropped;
-            let (color, samples) = canvas.samples();
-            Page::new(
-                width,
-                height,
-                chars,
-                dropped,
-                1,
-                encode(width, height, color, &samples),
-            )
+    // Characters per page: each page's own, and the rest of the source
+    // for the last one (§4.4 step 6).
+    let mut chars: Vec<usize> = ranges
+        .iter()
+        .map(|r| {
+            let page = &lines[r.clone()];
+            page.iter().map(|l| cp_len(l)).sum::<usize>() + page.len().saturating_sub(1)
         })
-        .collect()
+        .collect();
+    let earlier: usize = chars[..chars.len() - 1].iter().sum();
+    if let Some(last) = chars.last_mut() {
+        *last = cp_len(source).saturating_sub(earlier);
+    }
+    let col_step = c * GRID_ADVANCE + GUTTER;
+    let pages: Vec<(std::ops::Range<usize>, usize)> = ranges.into_iter().zip(chars).collect();
+    each_page(&pages, |(r, chars)| {
+        let page = &lines[r.clone()];
+        let width = grid_width(c, n);
+        let height = 8 + GRID_PITCH * page.len().min(rows).max(1);
+        let mut canvas = Canvas::new(width, height, Ink::Mono, false);
+        for (i, line) in page.iter().enumerate() {
+            let x0 = PAD + (i / rows) * col_step;
+            let y0 = PAD + (i % rows) * GRID_PITCH;
+            canvas.line(line, x0, y0, GRID_ADVANCE, c, i);
+        }
+        for k in 0..n - 1 {
+            canvas.divider(PAD + k * col_step + c * GRID_ADVANCE + GUTTER / 2);
+        }
+        let chars = *chars;
+        Page::new(width, height, chars, canvas.dropped, 1, canvas.png())
+    })
 }
 
 #[cfg(test)]

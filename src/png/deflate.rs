@@ -65,6 +65,26 @@ impl Default for Deflater {
     }
 }
 
+/// Length of the common prefix of two slices of equal length, 8 bytes at
+/// a time.
+#[inline]
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n {
+        let x = u64::from_le_bytes(a[i..i + 8].try_into().unwrap())
+            ^ u64::from_le_bytes(b[i..i + 8].try_into().unwrap());
+        if x != 0 {
+            return i + (x.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
 impl Deflater {
     pub(super) fn new() -> Deflater {
         Deflater {
@@ -229,11 +249,7 @@ impl Deflater {
         for _ in 0..CHAIN {
             let cw = c - self.base;
             if self.win[cw + best] == cur[best] {
-                let n = self.win[cw..cw + look]
-                    .iter()
-                    .zip(cur)
-                    .take_while(|(a, b)| a == b)
-                    .count();
+                let n = common_prefix(&self.win[cw..cw + look], cur);
                 if n > best && (n > MIN_MATCH || p - c <= FAR_FOUR) {
                     best = n;
                     found = Some((n, p - c));

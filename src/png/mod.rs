@@ -49,11 +49,32 @@ const IDAT_BUFFER: usize = 1 << 15;
 /// dimension is zero.
 pub fn encode(width: usize, height: usize, color: ColorType, pixels: &[u8]) -> Vec<u8> {
     let stride = width * color.bpp();
-    assert!(width > 0 && height > 0 && pixels.len() == stride * height);
+    assert!(pixels.len() == stride * height);
+    encode_rows(width, height, color, |y, row| {
+        row.copy_from_slice(&pixels[y * stride..(y + 1) * stride])
+    })
+}
+
+/// Encodes a `width` × `height` image whose row `y` the closure writes
+/// into the buffer it is given (`width · bpp` bytes), one row at a time:
+/// the image never has to exist whole.
+///
+/// # Panics
+/// If a dimension is zero.
+pub fn encode_rows(
+    width: usize,
+    height: usize,
+    color: ColorType,
+    mut row_of: impl FnMut(usize, &mut [u8]),
+) -> Vec<u8> {
+    assert!(width > 0 && height > 0);
+    let stride = width * color.bpp();
     let mut z = ZlibStream::new();
     let mut rows = filter::Rows::new(stride, color.bpp());
-    for row in pixels.chunks_exact(stride) {
-        z.write(rows.next_row(row));
+    let mut row = vec![0u8; stride];
+    for y in 0..height {
+        row_of(y, &mut row);
+        z.write(rows.next_row(&row));
     }
     let (stream, raw) = z.finish();
 
