@@ -43,10 +43,15 @@ pub(super) struct Deflater {
     end: usize,
     /// The cursor (absolute stream position).
     p: usize,
-    /// Bucket heads and chain links, as position + 1 (0 = empty).
-    head: Vec<usize>,
-    prev: Vec<usize>,
-    /// The previous bucket head found at the last insertion of the cursor.
+    /// Bucket heads and chain links, as position + 1 − `hash_base` (0 =
+    /// empty or forgotten), so they fit 32 bits on any stream length.
+    head: Vec<u32>,
+    prev: Vec<u32>,
+    /// Positions below this are stored relative to it (moved forward when
+    /// the window slides far, like Go's `hashOffset`).
+    hash_base: usize,
+    /// The previous bucket head found at the last insertion of the cursor
+    /// (absolute position + 1, 0 = none).
     chain_head: usize,
     /// This step's match (length 3 = none) and distance.
     length: usize,
@@ -94,6 +99,7 @@ impl Deflater {
             p: 0,
             head: vec![0; 1 << HASH_BITS],
             prev: vec![0; MAX_DIST],
+            hash_base: 0,
             chain_head: 0,
             length: MIN_MATCH - 1,
             dist: 0,
@@ -114,6 +120,7 @@ impl Deflater {
                 if self.block_start.is_some_and(|s| s < self.base) {
                     self.block_start = None;
                 }
+                self.rebase_links();
             }
             let room = self.base + WINDOW - self.end;
             let n = room.min(data.len());
@@ -150,14 +157,38 @@ impl Deflater {
         (v.wrapping_mul(HASH_MUL) >> (32 - HASH_BITS)) as usize
     }
 
-    /// Records `pos` as the head of its bucket; returns the old head.
+    /// Records `pos` as the head of its bucket; returns the old head
+    /// (absolute position + 1, 0 = none).
     #[inline]
     fn insert(&mut self, pos: usize) -> usize {
         let h = self.hash(pos);
         let old = self.head[h];
         self.prev[pos & (MAX_DIST - 1)] = old;
-        self.head[h] = pos + 1;
-        old
+        self.head[h] = (pos + 1 - self.hash_base) as u32;
+        self.unstore(old)
+    }
+
+    /// A stored link as absolute position + 1 (0 = none).
+    #[inline]
+    fn unstore(&self, v: u32) -> usize {
+        if v == 0 {
+            0
+        } else {
+            v as usize + self.hash_base
+        }
+    }
+
+    /// Moves `hash_base` up to the window base when links could outgrow 32
+    /// bits; links below it become empty (they were unusable anyway).
+    fn rebase_links(&mut self) {
+        if self.end - self.hash_base < 1 << 30 {
+            return;
+        }
+        let delta = (self.base - self.hash_base) as u32;
+        for v in self.head.iter_mut().chain(self.prev.iter_mut()) {
+            *v = v.saturating_sub(delta);
+        }
+        self.hash_base = self.base;
     }
 
     fn emit(&mut self, t: Token, input_end: usize) {
@@ -248,7 +279,10 @@ impl Deflater {
         let mut c = first;
         for _ in 0..CHAIN {
             let cw = c - self.base;
-            if self.win[cw + best] == cur[best] {
+            // A longer match agrees on bytes best − 3 ..= best: test the
+            // four at once before comparing from the start.
+            let tail = |s: &[u8], at: usize| u32::from_le_bytes(s[at - 3..=at].try_into().unwrap());
+            if tail(&self.win[cw..], best) == tail(cur, best) {
                 let n = common_prefix(&self.win[cw..cw + look], cur);
                 if n > best && (n > MIN_MATCH || p - c <= FAR_FOUR) {
                     best = n;
@@ -261,7 +295,7 @@ impl Deflater {
             if p >= MAX_DIST && c == p - MAX_DIST {
                 break;
             }
-            let next = self.prev[c & (MAX_DIST - 1)];
+            let next = self.unstore(self.prev[c & (MAX_DIST - 1)]);
             if next == 0 || next - 1 < min_pos {
                 break;
             }

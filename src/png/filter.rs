@@ -71,38 +71,41 @@ impl Rows {
         &self.out
     }
 
-    /// The filter with the smallest cost, ties to the earlier one.
+    /// The filter with the smallest cost, ties to the earlier one. Each
+    /// sum stops once it reaches the best so far, as Go's does.
+    #[allow(unused_assignments)] // the last filter's update of `best`
     fn choose(&self, row: &[u8]) -> u8 {
-        let (bpp, prev) = (self.bpp, &self.prev);
-        let sum = |f: &dyn Fn(usize) -> u8, best: u32| -> u32 {
-            let mut s = 0;
-            for i in 0..row.len() {
-                s += cost(row[i].wrapping_sub(f(i)));
-                if s >= best {
-                    break;
+        let (bpp, prev) = (self.bpp, &self.prev[..]);
+        let n = row.len();
+        let mut best = 0u32;
+        for i in 0..n {
+            best += cost(row[i].wrapping_sub(prev[i]));
+        }
+        let mut kind = UP;
+        macro_rules! try_filter {
+            ($k:expr, $pred:expr) => {{
+                let mut s = 0u32;
+                let mut i = 0;
+                while i < n {
+                    s += cost(row[i].wrapping_sub($pred(i)));
+                    if s >= best {
+                        break;
+                    }
+                    i += 1;
                 }
-            }
-            s
-        };
+                if s < best {
+                    best = s;
+                    kind = $k;
+                }
+            }};
+        }
         let left = |i: usize| if i >= bpp { row[i - bpp] } else { 0 };
         let upleft = |i: usize| if i >= bpp { prev[i - bpp] } else { 0 };
-        let mut best = sum(&|i| prev[i], u32::MAX);
-        let mut kind = UP;
-        for (k, f) in [
-            (
-                PAETH,
-                &(|i| paeth(left(i), prev[i], upleft(i))) as &dyn Fn(usize) -> u8,
-            ),
-            (NONE, &|_| 0),
-            (SUB, &left),
-            (AVERAGE, &|i| ((left(i) as u16 + prev[i] as u16) / 2) as u8),
-        ] {
-            let s = sum(f, best);
-            if s < best {
-                best = s;
-                kind = k;
-            }
-        }
+        try_filter!(PAETH, |i: usize| paeth(left(i), prev[i], upleft(i)));
+        try_filter!(NONE, |_: usize| 0u8);
+        try_filter!(SUB, left);
+        try_filter!(AVERAGE, |i: usize| ((left(i) as u16 + prev[i] as u16) / 2)
+            as u8);
         kind
     }
 }

@@ -424,7 +424,7 @@ mod tests {
                         .wrapping_mul(6364136223846793005)
                         .wrapping_add(1442695040888963407);
                     let r = (seed >> 33) as u32;
-                    if r % 5 == 0 {
+                    if r.is_multiple_of(5) {
                         0
                     } else {
                         1 + (r >> 3) % (1 + (round as u32 * 37) % 5000)

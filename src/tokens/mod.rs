@@ -4,8 +4,10 @@
 //!   UTF-8 sequence is one U+FFFD.
 //! * Pre-tokenisation is a hand-written, linear-time matcher for the o200k
 //!   split pattern with the reference's newline quirk (`[^\S\r\n]*[\r\n]+`
-//!   instead of `\s*[\r\n]+`). No regex engine, so no stack overflow on a
-//!   million spaces and no slowdown on long runs of one character.
+//!   instead of `\s*[\r\n]+`), and its DEL quirk (U+007F is in no class, so
+//!   it yields no token: `classes::SKIP`). No regex engine, so no stack
+//!   overflow on a million spaces and no slowdown on long runs of one
+//!   character.
 //! * Each piece found in the vocabulary is one token; other pieces are merged
 //!   by rank (lowest first, leftmost on ties). The vocabulary table is static
 //!   data laid out by `build.rs`, so counting costs no start-up time.
