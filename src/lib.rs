@@ -24,6 +24,8 @@ pub mod mcp;
 pub(crate) mod narrow;
 #[doc(hidden)]
 pub mod par;
+pub mod pixel;
+pub mod png;
 pub mod profile;
 pub mod report;
 pub mod rules;

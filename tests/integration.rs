@@ -18,6 +18,8 @@ mod lines;
 mod mcp;
 #[path = "integration/object_store.rs"]
 mod object_store;
+#[path = "integration/pixel.rs"]
+mod pixel;
 #[path = "integration/properties.rs"]
 mod properties;
 #[path = "integration/schemas.rs"]

@@ -14,6 +14,7 @@ mod gain;
 mod hook;
 mod init;
 mod io;
+mod pixel;
 mod registry;
 mod retrieve;
 mod run;
@@ -153,10 +154,7 @@ pub fn run(args: &[String]) -> Result<()> {
         },
         "man" => io::write_stdout(&cli::man_page())
             .map_err(|e| Error::fatal(format!("write stdout: {e}"))),
-        // cli.md §9: `pixel` with no verb is a usage error (exit 2).
-        "pixel" if rest.is_empty() => {
-            Err(Error::usage("usage: caveman-engine pixel render|simulate"))
-        }
+        "pixel" => pixel::run(rest),
         "registry" => extra(0).and_then(|_| registry::run()),
         "run" => run::run(rest),
         // A hook must never exit 2 (that blocks the tool call): its own
@@ -168,9 +166,6 @@ pub fn run(args: &[String]) -> Result<()> {
         "config" => config::run(rest),
         "evals" if any_help => help(&["evals", "run"]),
         "evals" => evals::run(rest),
-        "pixel" => Err(Error::fatal(format!(
-            "caveman-engine: {sub} is not part of this build; see README.md"
-        ))),
         other => Err(Error::usage(format!(
             "unknown caveman-engine subcommand: {other}"
         ))),

@@ -4,8 +4,10 @@
 //!   UTF-8 sequence is one U+FFFD.
 //! * Pre-tokenisation is a hand-written, linear-time matcher for the o200k
 //!   split pattern with the reference's newline quirk (`[^\S\r\n]*[\r\n]+`
-//!   instead of `\s*[\r\n]+`). No regex engine, so no stack overflow on a
-//!   million spaces and no slowdown on long runs of one character.
+//!   instead of `\s*[\r\n]+`), and its DEL quirk (U+007F is in no class, so
+//!   it yields no token: `classes::SKIP`). No regex engine, so no stack
+//!   overflow on a million spaces and no slowdown on long runs of one
+//!   character.
 //! * Each piece found in the vocabulary is one token; other pieces are merged
 //!   by rank (lowest first, leftmost on ties). The vocabulary table is static
 //!   data laid out by `build.rs`, so counting costs no start-up time.
@@ -27,7 +29,7 @@ pub(crate) mod vocab_hash;
 use cache::{Pending, PieceCache, RankCache, CACHED_PIECE};
 use long::long_count;
 use merge::{heap_merge_count, merge_count};
-use split::{class_of, Splitter, ASCII_CLASS, LETTER, LO, UP, WS};
+use split::{class_of, Splitter, ASCII_CLASS, DEL, LETTER, LO, UP, WS};
 use vocab::rank_of;
 
 use crate::go::utf8::go_lossy;
@@ -89,7 +91,8 @@ fn count_in(text: &str, cache: &mut PieceCache) -> usize {
         let end = sp.next_piece(pos);
         let n = end - pos;
         if n == 1 {
-            total += 1;
+            // A one-byte piece is one token; DEL is no piece at all.
+            total += (t[pos] != DEL) as usize;
         } else if n > CACHED_PIECE {
             total += piece_count(&t[pos..end], &mut cache.ranks);
         } else {
@@ -251,7 +254,9 @@ pub fn split_pieces(text: &str) -> Vec<&str> {
     let mut pos = 0;
     while pos < text.len() {
         let end = sp.next_piece(pos);
-        out.push(&text[pos..end]);
+        if text.as_bytes()[pos] != DEL {
+            out.push(&text[pos..end]);
+        }
         pos = end;
     }
     out
