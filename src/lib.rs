@@ -22,6 +22,7 @@ pub mod mcp;
 pub(crate) mod narrow;
 #[doc(hidden)]
 pub mod par;
+pub mod pixel;
 pub mod profile;
 pub mod report;
 pub mod store;

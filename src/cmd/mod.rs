@@ -9,6 +9,7 @@ mod detect;
 mod evals;
 mod explain;
 mod io;
+mod pixel_simulate;
 mod registry;
 mod retrieve;
 mod run;
@@ -156,6 +157,7 @@ pub fn run(args: &[String]) -> Result<()> {
         "run" => run::run(rest),
         "evals" if any_help => help(&["evals", "run"]),
         "evals" => evals::run(rest),
+        "pixel" if rest[0] == "simulate" => pixel_simulate::run(&rest[1..]),
         "pixel" => Err(Error::fatal(format!(
             "caveman-engine: {sub} is not part of this build; see README.md"
         ))),
