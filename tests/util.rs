@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// Environment variables the tool reads; removed so the host cannot leak in.
-const TOOL_ENV: [&str; 7] = [
+const TOOL_ENV: [&str; 9] = [
     "CAVEMAN_HOME",
     "CAVEMAN_TIMINGS",
     "CAVEMAN_CCR_DIR",
@@ -14,6 +14,8 @@ const TOOL_ENV: [&str; 7] = [
     "CAVEMAN_CCR_MAX_BYTES",
     "CAVE_ENGINE_TOON",
     "CAVE_PIXEL_DENSITY",
+    "CAVE_PIXEL_GPT_PROFILES",
+    "CAVE_PIXEL_MODELS",
 ];
 
 pub fn bin() -> PathBuf {
