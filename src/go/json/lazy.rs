@@ -397,42 +397,53 @@ pub fn marshal_raw_map<'a>(
 /// Go `json.Marshal` of the value decoded into `any` (without
 /// `UseNumber`): objects with sorted, unique keys, strings re-encoded from
 /// their decoded text, numbers through `float64` in Go's shortest form.
+///
+/// The text is decoded once into a tape (sorted keys, last duplicate
+/// kept) and written from it, so that deep nesting costs no more than
+/// its size.
 pub fn marshal_any(out: &mut Vec<u8>, v: Lazy<'_>) {
-    match v.kind() {
-        Kind::Null | Kind::Bool => out.extend_from_slice(v.text()),
-        Kind::Number => {
-            let t = std::str::from_utf8(v.text()).unwrap_or("0");
-            match t.parse::<f64>() {
-                Ok(x) if x.is_finite() => {
-                    if x == 0.0 && x.is_sign_negative() {
-                        out.extend_from_slice(b"-0");
-                    } else {
-                        out.extend_from_slice(crate::go::strconv::format_float(x).as_bytes());
-                    }
+    match super::decode_exact(v.text(), super::Options::GO) {
+        Ok(tape) => write_any(out, tape.root()),
+        // A text too large for a tape (over 128 MiB): as written.
+        Err(_) => out.extend_from_slice(v.text()),
+    }
+}
+
+fn write_any(out: &mut Vec<u8>, v: super::Json<'_>) {
+    use super::Value;
+    match v.get() {
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
+        Value::Number(t) => match t.parse::<f64>() {
+            Ok(x) if x.is_finite() => {
+                if x == 0.0 && x.is_sign_negative() {
+                    out.extend_from_slice(b"-0");
+                } else {
+                    out.extend_from_slice(crate::go::strconv::format_float(x).as_bytes());
                 }
-                _ => out.extend_from_slice(v.text()),
             }
-        }
-        Kind::String => super::write_json_str(out, unquote(v.text()).as_bytes()),
-        Kind::Array => {
+            _ => out.extend_from_slice(t.as_bytes()),
+        },
+        Value::String(s) => super::write_json_str(out, s.as_bytes()),
+        Value::Array(items) => {
             out.push(b'[');
-            for (n, item) in v.items().enumerate() {
+            for (n, item) in items.iter().enumerate() {
                 if n > 0 {
                     out.push(b',');
                 }
-                marshal_any(out, item);
+                write_any(out, item);
             }
             out.push(b']');
         }
-        Kind::Object => {
+        Value::Object(members) => {
             out.push(b'{');
-            for (n, (k, item)) in v.map().into_iter().enumerate() {
+            for (n, (k, item)) in members.iter().enumerate() {
                 if n > 0 {
                     out.push(b',');
                 }
                 super::write_json_str(out, k.as_bytes());
                 out.push(b':');
-                marshal_any(out, item);
+                write_any(out, item);
             }
             out.push(b'}');
         }

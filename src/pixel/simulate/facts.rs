@@ -142,36 +142,80 @@ pub fn fact_sheet(src: &str) -> Option<String> {
 }
 
 /// Every identifier token of `src` with its number of occurrences.
+///
+/// The reference matches each pattern in each whitespace-separated chunk.
+/// No pattern can match across whitespace, so each pattern runs once over
+/// the whole text instead (a chunk boundary is a `\b` and a `[^\w-]`
+/// there as well), and the matches are then taken chunk by chunk, in
+/// pattern order, exactly as the per-chunk scan finds them.
 fn scan(src: &str) -> BTreeMap<String, usize> {
     let mut end = src.len().min(SCAN_BYTES);
     while !src.is_char_boundary(end) {
         end -= 1;
     }
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    let is_s = |c: char| matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ');
-    for chunk in src[..end].split(is_s) {
-        if chunk.len() < CHUNK_MIN || chunk.len() > CHUNK_MAX {
-            continue;
+    let text = &src[..end];
+    let is_s = |b: u8| matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ');
+    // Chunk starts and ends, in order.
+    let mut chunks: Vec<(usize, usize)> = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        while i < bytes.len() && is_s(bytes[i]) {
+            i += 1;
         }
-        let mut seen: Vec<(usize, &str)> = Vec::new();
-        for (re, need_digit) in PATTERNS.iter() {
-            for caps in re.captures_iter(chunk) {
-                let Some(m) = caps.get(1).or_else(|| caps.get(0)) else {
-                    continue;
-                };
-                let token = m.as_str().trim_end_matches(['.', ',', ';', ':', '!', '?']);
-                if token.len() < TOKEN_MIN || token.len() > TOKEN_MAX {
-                    continue;
-                }
-                if *need_digit && !has_digit(token) {
-                    continue;
-                }
-                if seen.contains(&(m.start(), token)) {
-                    continue;
-                }
-                seen.push((m.start(), token));
+        let start = i;
+        while i < bytes.len() && !is_s(bytes[i]) {
+            i += 1;
+        }
+        if i > start {
+            chunks.push((start, i));
+        }
+    }
+    let chunk_of = |pos: usize| chunks.partition_point(|c| c.1 <= pos);
+    // (chunk, pattern, token start, token end) of every kept match.
+    let mut found: Vec<(u32, u8, u32, u32)> = Vec::new();
+    for (p, (re, need_digit)) in PATTERNS.iter().enumerate() {
+        for caps in re.captures_iter(text) {
+            let Some(m) = caps.get(1).or_else(|| caps.get(0)) else {
+                continue;
+            };
+            let c = chunk_of(m.start());
+            let Some(&(cs, ce)) = chunks.get(c) else {
+                continue;
+            };
+            if ce - cs < CHUNK_MIN || ce - cs > CHUNK_MAX {
+                continue;
+            }
+            let token = m.as_str().trim_end_matches(['.', ',', ';', ':', '!', '?']);
+            if token.len() < TOKEN_MIN || token.len() > TOKEN_MAX {
+                continue;
+            }
+            if *need_digit && !has_digit(token) {
+                continue;
+            }
+            found.push((
+                c as u32,
+                p as u8,
+                m.start() as u32,
+                (m.start() + token.len()) as u32,
+            ));
+        }
+    }
+    // Stable: within a chunk, pattern order, then match order.
+    found.sort_by_key(|f| (f.0, f.1));
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut at = 0;
+    while at < found.len() {
+        let chunk = found[at].0;
+        let mut seen: Vec<(u32, &str)> = Vec::new();
+        while at < found.len() && found[at].0 == chunk {
+            let (_, _, s, e) = found[at];
+            let token = &text[s as usize..e as usize];
+            if !seen.contains(&(s, token)) {
+                seen.push((s, token));
                 *counts.entry(token.to_string()).or_default() += 1;
             }
+            at += 1;
         }
         if counts.len() >= DISTINCT_MAX {
             break;
@@ -212,6 +256,55 @@ mod tests {
                 "https://example.com/a"
             ]
         );
+    }
+
+    /// The chunk-by-chunk scan as the reference runs it.
+    fn scan_per_chunk(src: &str) -> BTreeMap<String, usize> {
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        let is_s = |c: char| matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ');
+        for chunk in src.split(is_s) {
+            if chunk.len() < CHUNK_MIN || chunk.len() > CHUNK_MAX {
+                continue;
+            }
+            let mut seen: Vec<(usize, &str)> = Vec::new();
+            for (re, need_digit) in PATTERNS.iter() {
+                for caps in re.captures_iter(chunk) {
+                    let m = caps.get(1).or_else(|| caps.get(0)).unwrap();
+                    let token = m.as_str().trim_end_matches(['.', ',', ';', ':', '!', '?']);
+                    if token.len() < TOKEN_MIN || token.len() > TOKEN_MAX {
+                        continue;
+                    }
+                    if *need_digit && !has_digit(token) {
+                        continue;
+                    }
+                    if !seen.contains(&(m.start(), token)) {
+                        seen.push((m.start(), token));
+                        *counts.entry(token.to_string()).or_default() += 1;
+                    }
+                }
+            }
+            if counts.len() >= DISTINCT_MAX {
+                break;
+            }
+        }
+        counts
+    }
+
+    proptest::proptest! {
+        /// One pass per pattern finds what the chunk-by-chunk scan finds.
+        #[test]
+        fn whole_text_scan_equals_chunk_scan(words in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "https://x.io/a?b=1", "(http://y.dev)", "/usr/lib/x.so.6", "a/b/c", "./run.sh:",
+                "1a2b3c4d", "deadbeefcafe", "v1.2.3-rc.1", "--flag", "-x", "a--b", "1,234,567",
+                "3.14", "MAX_RETRY", "JIRA-123", "ABC-DEF", "0fa1b2c3-aaaa-bbbb-cccc-0123456789ab",
+                "word", "it.", "é/ü.tx", " ", "\n", "\t", "x", "ab",
+            ]),
+            0..60,
+        )) {
+            let text = words.concat();
+            proptest::prop_assert_eq!(scan(&text), scan_per_chunk(&text));
+        }
     }
 
     #[test]

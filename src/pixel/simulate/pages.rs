@@ -9,7 +9,7 @@ use super::atlas::{cells, has_glyph};
 use super::draw;
 use super::info::PageTotals;
 use super::profile::{Cell, CONSERVATIVE};
-use super::text::{split_pages, wrap};
+use super::text::{rows, u16_len, wrap, RETURN_MARK};
 
 /// How a page is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,8 +55,10 @@ pub struct Page {
     pub lines: Vec<String>,
     /// The blue layer of a two-layer page.
     pub blue: Vec<String>,
-    /// The role variant's slot rows, parallel to `lines`.
-    pub slots: Vec<String>,
+    /// Role pages: the colour slot of each `↵`-segment drawn on the page,
+    /// from the first (a segment ends after its `↵`). Glyphs of a segment
+    /// with slot 1 or 2 take that role's colour (§6.4).
+    pub roles: Vec<u8>,
 }
 
 /// The drawing style of one page.
@@ -105,8 +107,8 @@ fn dropped_in(line: &str, cols: usize) -> usize {
 #[derive(Debug, Clone, Copy)]
 pub struct Layout<'a> {
     pub text: &'a str,
-    /// The role variant's slot text (wraps into the same rows as `text`).
-    pub slots: Option<&'a str>,
+    /// The role variant's colour slot of each `↵`-segment of `text`.
+    pub roles: Option<&'a [u8]>,
     pub variant: Variant,
     /// Columns.
     pub cols: usize,
@@ -136,6 +138,16 @@ impl PageSet {
         self.totals.dropped += page.dropped();
         self.totals.bytes += draw::encoded_len(page);
     }
+
+    /// Adds another set's pages after these.
+    pub fn extend(&mut self, other: PageSet) {
+        self.sizes.extend(other.sizes);
+        self.two_layer |= other.two_layer;
+        self.totals.pages += other.totals.pages;
+        self.totals.bytes += other.totals.bytes;
+        self.totals.pixels += other.totals.pixels;
+        self.totals.dropped += other.totals.dropped;
+    }
 }
 
 /// Lays out, draws and encodes every page of `l`.
@@ -154,46 +166,40 @@ pub fn draw_all(pages: Vec<Page>) -> PageSet {
     set
 }
 
+/// The page split of §9.1 over a stream of rows: `f` gets each page's rows
+/// as soon as the page is complete, so only one page is held at a time.
+pub fn for_each_split(
+    rows: impl Iterator<Item = String>,
+    max_rows: usize,
+    max_chars: usize,
+    mut f: impl FnMut(Vec<String>),
+) {
+    let mut page: Vec<String> = Vec::new();
+    let mut chars = 0;
+    for row in rows {
+        let len = u16_len(&row);
+        if !page.is_empty() && (page.len() >= max_rows || chars + len + 1 > max_chars) {
+            f(std::mem::take(&mut page));
+            chars = 0;
+        }
+        chars += len + usize::from(!page.is_empty());
+        page.push(row);
+    }
+    f(page);
+}
+
 /// Calls `f` with each page of `l`, in order.
 pub fn for_each_page(l: &Layout<'_>, mut f: impl FnMut(Page)) {
     let k = l.cols.max(1);
     let cell = l.variant.cell();
     let canvas_rows = cell.rows_for(l.height);
     let width = cell.page_width(k);
-    let rows = wrap(l.text, k);
-    if l.variant == Variant::Overlay {
-        let per_layer = canvas_rows;
-        for range in split_pages(&rows, 2 * per_layer, l.budget) {
-            let page_rows = &rows[range];
-            let split = page_rows.len().min(per_layer);
-            let (red, blue) = page_rows.split_at(split);
-            if blue.is_empty() {
-                let lines = rewrap(red, k, canvas_rows);
-                f(Page {
-                    width,
-                    height: cell.page_height(lines.len()),
-                    style: Style::Gray46,
-                    cols: k,
-                    lines,
-                    blue: Vec::new(),
-                    slots: Vec::new(),
-                });
-            } else {
-                f(Page {
-                    width,
-                    height: cell.page_height(per_layer),
-                    style: Style::TwoLayer,
-                    cols: k,
-                    lines: red.to_vec(),
-                    blue: blue.to_vec(),
-                    slots: Vec::new(),
-                });
-            }
-        }
-        return;
-    }
-    let per_page = canvas_rows.min((l.budget / k).max(1));
-    let slot_rows = l.slots.map(|s| wrap(s, k));
+    let overlay = l.variant == Variant::Overlay;
+    let per_page = if overlay {
+        2 * canvas_rows
+    } else {
+        canvas_rows.min((l.budget / k).max(1))
+    };
     let style = match l.variant {
         Variant::Mono => Style::Mono,
         Variant::Gray => Style::Gray,
@@ -201,18 +207,36 @@ pub fn for_each_page(l: &Layout<'_>, mut f: impl FnMut(Page)) {
         Variant::Role => Style::Role,
         Variant::Overlay => Style::Gray46,
     };
-    for range in split_pages(&rows, per_page, l.budget) {
-        let lines = rewrap(&rows[range.clone()], k, canvas_rows);
-        let slots = slot_rows
-            .as_ref()
-            .map(|s| {
-                rewrap(
-                    &s[range.start.min(s.len())..range.end.min(s.len())],
-                    k,
-                    canvas_rows,
-                )
+    let mut segment = 0;
+    for_each_split(rows(l.text, k), per_page, l.budget, |page_rows| {
+        if overlay && page_rows.len() > canvas_rows {
+            let (red, blue) = page_rows.split_at(canvas_rows);
+            f(Page {
+                width,
+                height: cell.page_height(canvas_rows),
+                style: Style::TwoLayer,
+                cols: k,
+                lines: red.to_vec(),
+                blue: blue.to_vec(),
+                roles: Vec::new(),
+            });
+            return;
+        }
+        let marks: usize = page_rows
+            .iter()
+            .map(|r| r.matches(RETURN_MARK).count())
+            .sum();
+        let roles = l
+            .roles
+            .map(|all| {
+                (segment..=segment + marks)
+                    .map(|i| all.get(i).copied().unwrap_or(0))
+                    .collect()
             })
             .unwrap_or_default();
+        segment += marks;
+        let mut lines = wrap(&page_rows.join("\n"), k);
+        lines.truncate(canvas_rows);
         f(Page {
             width,
             height: cell.page_height(lines.len()),
@@ -220,22 +244,31 @@ pub fn for_each_page(l: &Layout<'_>, mut f: impl FnMut(Page)) {
             cols: k,
             lines,
             blue: Vec::new(),
-            slots,
+            roles,
         });
-    }
-}
-
-/// The page renderer's second wrap: the page's rows joined by `\n`,
-/// wrapped again (which minifies again), at most `max_rows` kept.
-fn rewrap(rows: &[String], k: usize, max_rows: usize) -> Vec<String> {
-    let mut lines = wrap(&rows.join("\n"), k);
-    lines.truncate(max_rows);
-    lines
+    });
 }
 
 /// The number of rows `text` wraps into at `k` columns.
 pub fn wrapped_rows(text: &str, k: usize) -> usize {
-    wrap(text, k.max(1)).len()
+    rows(text, k.max(1)).count()
+}
+
+/// The colour slot of each `↵`-segment of a reflowed slot text (§6.4): 1
+/// or 2 where the segment holds that mark (a tag line), else 0.
+pub fn segment_roles(slots: &str) -> Vec<u8> {
+    slots
+        .split(RETURN_MARK)
+        .map(|seg| {
+            if seg.contains('\u{1}') {
+                1
+            } else if seg.contains('\u{2}') {
+                2
+            } else {
+                0
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -247,7 +280,7 @@ mod tests {
         for_each_page(
             &Layout {
                 text,
-                slots: None,
+                roles: None,
                 variant,
                 cols,
                 budget,
@@ -256,6 +289,21 @@ mod tests {
             |p| pages.push(p),
         );
         pages
+    }
+
+    fn split(rows: &[&str], max_rows: usize, max_chars: usize) -> Vec<usize> {
+        let mut sizes = Vec::new();
+        let rows = rows.iter().map(|r| r.to_string());
+        for_each_split(rows, max_rows, max_chars, |p| sizes.push(p.len()));
+        sizes
+    }
+
+    #[test]
+    fn pages_count_joins() {
+        let row = "x".repeat(312);
+        assert_eq!(split(&vec![row.as_str(); 91], 90, 28080), [89, 2]);
+        assert_eq!(split(&[], 5, 10), [0]);
+        assert_eq!(split(&["a", "b", "c"], 2, 100), [2, 1]);
     }
 
     #[test]

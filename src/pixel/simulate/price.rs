@@ -9,8 +9,9 @@
 //!   page priced by its size (OpenAI) or at a flat rate (Gemini).
 
 use super::cost::{anthropic_image_tokens, gemini_page_tokens, profitable, text_tokens, Vision};
+use super::pages::for_each_split;
 use super::profile::{Cell, Profile};
-use super::text::{split_pages, u16_len, wrap};
+use super::text::{rows, u16_len};
 
 /// How a page set is priced.
 #[derive(Debug, Clone, Copy)]
@@ -96,15 +97,16 @@ pub fn image_tokens(text: &str, k: usize, pricing: Pricing) -> usize {
             per_page,
         } => {
             let k = k.max(1);
-            let rows = wrap(text, k);
             let per = cell.rows_for(height).min((budget / k).max(1));
-            let pages = split_pages(&rows, per, budget);
-            let n = cap.map_or(pages.len(), |c| pages.len().min(c));
             let w = cell.page_width(k);
-            pages[..n]
-                .iter()
-                .map(|r| per_page.tokens(w, cell.page_height(r.len())))
-                .sum()
+            let (mut total, mut pages) = (0, 0);
+            for_each_split(rows(text, k), per, budget, |page| {
+                if cap.is_none_or(|c| pages < c) {
+                    total += per_page.tokens(w, cell.page_height(page.len()));
+                }
+                pages += 1;
+            });
+            total
         }
     }
 }

@@ -124,9 +124,81 @@ pub fn reflow_or_keep(t: String) -> String {
 }
 
 /// `Reflow(Neutralise(Compact(t)))`: how Anthropic and Gemini prepare a
-/// candidate (Reflow cannot fail after Neutralise).
+/// candidate (Reflow cannot fail after Neutralise). One pass, no
+/// intermediate copies.
 pub fn prepare(t: &str) -> String {
-    reflow_or_keep(neutralise(&compact(t)))
+    reflowed(t, 2)
+}
+
+/// `Reflow(Neutralise(t))`: how history transcripts are prepared (no
+/// Compact). One pass.
+pub fn prepare_history(t: &str) -> String {
+    reflowed(t, 3)
+}
+
+/// Neutralise and Reflow in one pass over `t`, with line ends trimmed and
+/// newline runs cut to `newline_cap` (2 after Compact, 3 for Minify alone:
+/// Minify after Compact changes nothing).
+fn reflowed(t: &str, newline_cap: usize) -> String {
+    let mut out = String::with_capacity(t.len() + t.len() / 16);
+    let mut newlines = 0;
+    let mut pending_blank = 0..0;
+    let mut col = 0;
+    for (i, c) in t.char_indices() {
+        match c {
+            '\n' => {
+                newlines += 1;
+                pending_blank = 0..0;
+            }
+            ' ' | '\t' => {
+                if pending_blank.is_empty() {
+                    pending_blank = i..i;
+                }
+                pending_blank.end = i + 1;
+            }
+            c => {
+                flush_newlines(&mut out, &mut newlines, newline_cap, &mut col);
+                if !pending_blank.is_empty() {
+                    for b in t[pending_blank.clone()].chars() {
+                        push_cell(&mut out, b, &mut col);
+                    }
+                    pending_blank = 0..0;
+                }
+                push_cell(
+                    &mut out,
+                    if c == RETURN_MARK { RETURN_SYMBOL } else { c },
+                    &mut col,
+                );
+            }
+        }
+    }
+    flush_newlines(&mut out, &mut newlines, newline_cap, &mut col);
+    out
+}
+
+/// Writes a run of newlines (cut to `cap`) as `↵` marks; a new line
+/// starts at column 0.
+fn flush_newlines(out: &mut String, newlines: &mut usize, cap: usize, col: &mut usize) {
+    for _ in 0..(*newlines).min(cap) {
+        out.push(RETURN_MARK);
+    }
+    if *newlines > 0 {
+        *col = 0;
+    }
+    *newlines = 0;
+}
+
+/// Appends one character of a line, a tab expanded at column `col`.
+fn push_cell(out: &mut String, c: char, col: &mut usize) {
+    if c == '\t' {
+        let span = TAB_WIDTH - *col % TAB_WIDTH;
+        out.push(TAB_MARK);
+        out.extend(std::iter::repeat_n(' ', span - 1));
+        *col += span;
+    } else {
+        out.push(c);
+        *col += cells(c);
+    }
 }
 
 /// Cells of one line once its tabs are expanded.
@@ -156,31 +228,130 @@ pub fn measure(t: &str, max: usize) -> usize {
 /// rows of at most `k` cells; an empty line is one empty row. A character
 /// wider than the room left starts a new row, even from an empty one.
 pub fn wrap(t: &str, k: usize) -> Vec<String> {
-    let mut rows = Vec::new();
-    let mut expanded = String::new();
-    for line in minify(t).split('\n') {
-        expanded.clear();
-        expand_tabs(line, &mut expanded);
-        if expanded.is_empty() {
-            rows.push(String::new());
-            continue;
+    rows(t, k).collect()
+}
+
+/// [`wrap`] one row at a time, without copying the text first: lines are
+/// trimmed as they are reached, and a long line (a reflowed text is one
+/// line) is cut into rows as they are asked for.
+pub fn rows(t: &str, k: usize) -> Rows<'_> {
+    Rows {
+        lines: t.split('\n'),
+        k,
+        blank_lines: 0,
+        seen_content: false,
+        empties: 0,
+        line: None,
+        col: 0,
+        tab_spaces: 0,
+        row: String::new(),
+        used: 0,
+        finished: false,
+    }
+}
+
+/// Iterator of [`rows`].
+pub struct Rows<'a> {
+    lines: std::str::Split<'a, char>,
+    k: usize,
+    /// Empty lines (after trimming) not yet written.
+    blank_lines: usize,
+    seen_content: bool,
+    /// Empty rows to give before anything else.
+    empties: usize,
+    /// The rest of the line being cut into rows.
+    line: Option<std::str::Chars<'a>>,
+    /// The line's column in cells, and spaces still owed to a tab.
+    col: usize,
+    tab_spaces: usize,
+    row: String,
+    used: usize,
+    finished: bool,
+}
+
+impl Rows<'_> {
+    /// The next character of the current line with tabs expanded, and its
+    /// cells; `None` at the end of the line.
+    fn next_cell(&mut self) -> Option<(char, usize)> {
+        if self.tab_spaces > 0 {
+            self.tab_spaces -= 1;
+            return Some((' ', 1));
         }
-        let mut cur = String::new();
-        let mut used = 0;
-        for c in expanded.chars() {
-            let w = cells(c);
-            if used + w > k {
-                rows.push(std::mem::take(&mut cur));
-                used = 0;
+        let c = self.line.as_mut()?.next()?;
+        if c == '\t' {
+            let span = TAB_WIDTH - self.col % TAB_WIDTH;
+            self.col += span;
+            self.tab_spaces = span - 1;
+            return Some((TAB_MARK, 1));
+        }
+        let w = cells(c);
+        self.col += w;
+        Some((c, w))
+    }
+
+    /// Queues the empty lines of a run, Minify's way: at most 3 newlines
+    /// in a row, so 2 empty lines between two lines of content, 3 before
+    /// the first or after the last, 4 when the text has no content.
+    fn queue_blank_lines(&mut self, at_end: bool) {
+        let cap = match (self.seen_content, at_end) {
+            (true, false) => 2,
+            (false, true) => 4,
+            _ => 3,
+        };
+        self.empties += self.blank_lines.min(cap);
+        self.blank_lines = 0;
+    }
+}
+
+impl Iterator for Rows<'_> {
+    type Item = String;
+
+    fn next(&mut self) -> Option<String> {
+        loop {
+            if self.empties > 0 {
+                self.empties -= 1;
+                return Some(String::new());
             }
-            cur.push(c);
-            used += w;
-        }
-        if !cur.is_empty() {
-            rows.push(cur);
+            if self.line.is_some() {
+                while let Some((c, w)) = self.next_cell() {
+                    if self.used + w > self.k {
+                        let out = std::mem::take(&mut self.row);
+                        self.row.push(c);
+                        self.used = w;
+                        return Some(out);
+                    }
+                    self.row.push(c);
+                    self.used += w;
+                }
+                self.line = None;
+                self.used = 0;
+                if !self.row.is_empty() {
+                    return Some(std::mem::take(&mut self.row));
+                }
+                continue;
+            }
+            if self.finished {
+                return None;
+            }
+            match self.lines.next() {
+                Some(line) => {
+                    let line = line.trim_end_matches([' ', '\t']);
+                    if line.is_empty() {
+                        self.blank_lines += 1;
+                        continue;
+                    }
+                    self.queue_blank_lines(false);
+                    self.seen_content = true;
+                    self.line = Some(line.chars());
+                    self.col = 0;
+                }
+                None => {
+                    self.finished = true;
+                    self.queue_blank_lines(true);
+                }
+            }
         }
     }
-    rows
 }
 
 /// CountVisualRows: the row count every Anthropic gate (and the Gemini
@@ -206,32 +377,6 @@ pub fn count_visual_rows(t: &str, k: usize) -> usize {
         }
     }
     rows + rows_of(len)
-}
-
-/// The page split: rows in order into pages of at most `max_rows` rows
-/// and `max_chars` UTF-16 units (counting one per join). A page is never
-/// empty unless the input is; no rows give one empty page. Returns the
-/// row ranges of the pages.
-pub fn split_pages<S: AsRef<str>>(
-    rows: &[S],
-    max_rows: usize,
-    max_chars: usize,
-) -> Vec<std::ops::Range<usize>> {
-    let mut pages = Vec::new();
-    let mut start = 0;
-    let mut chars = 0;
-    for (i, row) in rows.iter().enumerate() {
-        let len = u16_len(row.as_ref());
-        let open = i > start;
-        if open && (i - start >= max_rows || chars + len + 1 > max_chars) {
-            pages.push(start..i);
-            start = i;
-            chars = 0;
-        }
-        chars += len + usize::from(i > start);
-    }
-    pages.push(start..rows.len());
-    pages
 }
 
 /// Go `strings.TrimSpace` (Unicode White_Space at both ends).
@@ -305,14 +450,68 @@ mod tests {
         assert_eq!(count_visual_rows("😀😀😀", 2), 3);
     }
 
-    #[test]
-    fn pages_count_joins() {
-        let rows = vec!["x".repeat(312); 91];
-        let pages = split_pages(&rows, 90, 28080);
-        assert_eq!(pages, [0..89, 89..91]);
-        let none = split_pages::<&str>(&[], 5, 10);
-        assert!(none.len() == 1 && none[0].is_empty());
-        assert_eq!(split_pages(&["a", "b", "c"], 2, 100), [0..2, 2..3]);
+    /// WrapLines as the spec writes it: Minify, split, expand, cut.
+    fn wrap_reference(t: &str, k: usize) -> Vec<String> {
+        let mut rows = Vec::new();
+        for line in minify(t).split('\n') {
+            let mut expanded = String::new();
+            expand_tabs(line, &mut expanded);
+            if expanded.is_empty() {
+                rows.push(String::new());
+                continue;
+            }
+            let (mut cur, mut used) = (String::new(), 0);
+            for c in expanded.chars() {
+                let w = cells(c);
+                if used + w > k {
+                    rows.push(std::mem::take(&mut cur));
+                    used = 0;
+                }
+                cur.push(c);
+                used += w;
+            }
+            if !cur.is_empty() {
+                rows.push(cur);
+            }
+        }
+        rows
+    }
+
+    fn text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        proptest::collection::vec(
+            prop::sample::select(vec![
+                "a",
+                "bc",
+                " ",
+                "  ",
+                "\t",
+                "\n",
+                "\n\n",
+                "\u{21b5}",
+                "\u{4e2d}",
+                "\r",
+                "\u{1F600}",
+                "\u{23ce}",
+            ]),
+            0..40,
+        )
+        .prop_map(|v| v.concat())
+    }
+
+    proptest::proptest! {
+        /// The one-pass preparations equal the spec's compositions.
+        #[test]
+        fn one_pass_preparation(t in text()) {
+            proptest::prop_assert_eq!(prepare(&t), reflow_or_keep(neutralise(&compact(&t))));
+            proptest::prop_assert_eq!(prepare_history(&t), reflow_or_keep(neutralise(&t)));
+        }
+
+        /// Streaming rows equal WrapLines as written.
+        #[test]
+        fn streaming_rows(t in text(), k in 1usize..6) {
+            proptest::prop_assert_eq!(wrap(&t, k), wrap_reference(&t, k));
+        }
     }
 
     #[test]

@@ -11,10 +11,10 @@ use regex::Regex;
 use super::{is_str, object_array, Block, Inner, Message};
 use crate::go::json::lazy::{marshal_any, Kind, Lazy};
 use crate::pixel::simulate::history::{Collapse, Reason};
-use crate::pixel::simulate::pages::{self, Layout, PageSet, Variant};
+use crate::pixel::simulate::pages::{self, segment_roles, Layout, PageSet, Variant};
 use crate::pixel::simulate::price::{quote, Pricing};
 use crate::pixel::simulate::profile::Profile;
-use crate::pixel::simulate::text::{is_blank, measure, neutralise, reflow_or_keep, u16_len};
+use crate::pixel::simulate::text::{is_blank, measure, prepare_history, u16_len};
 
 /// Turns kept after the collapse, at the least.
 const KEEP_RECENT: i64 = 4;
@@ -58,7 +58,7 @@ pub fn collapse(messages: &[Message<'_>], protected: usize) -> Result<Collapse, 
     if full.is_empty() {
         return Err(Reason::RenderEmpty);
     }
-    let p = reflow_or_keep(neutralise(&full));
+    let p = prepare_history(&full);
     let k = measure(&p, HISTORY_COLS);
     let pricing = Pricing::Rows {
         profile: Profile::CONSERVATIVE_STANDARD,
@@ -77,22 +77,18 @@ pub fn collapse(messages: &[Message<'_>], protected: usize) -> Result<Collapse, 
         if text.is_empty() {
             continue;
         }
-        let text = reflow_or_keep(neutralise(&text));
-        let slots = reflow_or_keep(neutralise(&slots));
+        let roles = segment_roles(&prepare_history(&slots));
+        drop(slots);
+        let text = prepare_history(&text);
         let chunk = pages::render(&Layout {
             text: &text,
-            slots: Some(&slots),
+            roles: Some(&roles),
             variant: Variant::Role,
             cols: HISTORY_COLS,
             budget: HISTORY_BUDGET,
             height: HISTORY_HEIGHT,
         });
-        set.sizes.extend(chunk.sizes);
-        set.two_layer |= chunk.two_layer;
-        set.totals.pages += chunk.totals.pages;
-        set.totals.bytes += chunk.totals.bytes;
-        set.totals.pixels += chunk.totals.pixels;
-        set.totals.dropped += chunk.totals.dropped;
+        set.extend(chunk);
     }
     if set.totals.pages == 0 {
         return Err(Reason::RenderEmpty);

@@ -286,7 +286,7 @@ fn rows_pricing(profile: Profile, cap: Option<usize>) -> Pricing {
 fn layout(text: &str, variant: Variant, k: usize, profile: Profile) -> Layout<'_> {
     Layout {
         text,
-        slots: None,
+        roles: None,
         variant,
         cols: k,
         budget: profile.page_budget(),

@@ -12,7 +12,7 @@ use crate::pixel::simulate::history::{Collapse, Reason};
 use crate::pixel::simulate::pages::{self, Layout, Variant};
 use crate::pixel::simulate::price::{quote, PagePrice, Pricing};
 use crate::pixel::simulate::profile::CONSERVATIVE;
-use crate::pixel::simulate::text::{measure, neutralise, reflow_or_keep};
+use crate::pixel::simulate::text::{measure, prepare_history};
 
 /// Contents at most that are never collapsed.
 const MIN_CONTENTS: usize = 15;
@@ -59,7 +59,7 @@ pub(super) fn collapse(contents: &mut Vec<Content<'_>>) -> Result<Collapse, Reas
         return Err(Reason::PrefixTooShort);
     }
     let transcript = transcript(&contents[..len]);
-    let p = reflow_or_keep(neutralise(&transcript));
+    let p = prepare_history(&transcript);
     let k = measure(&p, PAGE_COLS);
     let pricing = Pricing::Pages {
         cell: CONSERVATIVE,
@@ -74,7 +74,7 @@ pub(super) fn collapse(contents: &mut Vec<Content<'_>>) -> Result<Collapse, Reas
     }
     let set = pages::render(&Layout {
         text: &p,
-        slots: None,
+        roles: None,
         variant: Variant::Gray,
         cols: k,
         budget: PAGE_BUDGET,

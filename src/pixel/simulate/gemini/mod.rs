@@ -420,7 +420,7 @@ fn pricing(cap: Option<usize>) -> Pricing {
 fn layout(text: &str, variant: Variant, k: usize) -> Layout<'_> {
     Layout {
         text,
-        slots: None,
+        roles: None,
         variant,
         cols: k,
         budget: PAGE_BUDGET,

@@ -12,7 +12,7 @@ use crate::pixel::simulate::pages::{self, Layout, PageSet, Variant};
 use crate::pixel::simulate::price::quote;
 use crate::pixel::simulate::profile::CONSERVATIVE;
 use crate::pixel::simulate::strings::{CHAT_POINTER, RESPONSES_POINTER};
-use crate::pixel::simulate::text::{is_blank, neutralise, reflow_or_keep};
+use crate::pixel::simulate::text::{is_blank, prepare_history};
 
 /// Turns kept after the collapse, at the least.
 const KEEP_RECENT: i64 = 6;
@@ -82,7 +82,7 @@ pub(super) fn collapse(
         return failed(Reason::BelowMinTokens);
     }
     let cols = setup.gpt.strip_cols;
-    let prepared = reflow_or_keep(neutralise(&text));
+    let prepared = prepare_history(&text);
     if !quote(&prepared, cols, HISTORY_CPT, setup.pricing(CONSERVATIVE)).profitable() {
         return failed(Reason::NotProfitable);
     }
@@ -97,10 +97,10 @@ pub(super) fn collapse(
         if section.is_empty() {
             continue;
         }
-        let prepared = reflow_or_keep(neutralise(&section));
+        let prepared = prepare_history(&section);
         let layout = Layout {
             text: &prepared,
-            slots: None,
+            roles: None,
             variant: Variant::Mono,
             cols,
             budget: PAGE_BUDGET,
@@ -111,12 +111,7 @@ pub(super) fn collapse(
         if set.totals.pages + list.len() > IMAGE_CAP {
             break;
         }
-        let drawn = pages::draw_all(list);
-        set.sizes.extend(drawn.sizes);
-        set.totals.pages += drawn.totals.pages;
-        set.totals.bytes += drawn.totals.bytes;
-        set.totals.pixels += drawn.totals.pixels;
-        set.totals.dropped += drawn.totals.dropped;
+        set.extend(pages::draw_all(list));
         collapse_end = Some(b);
     }
     let Some(collapse_end) = collapse_end else {

@@ -16,7 +16,7 @@ use crate::pixel::simulate::price::{quote, PagePrice, Pricing};
 use crate::pixel::simulate::profile::{Level, Profile};
 use crate::pixel::simulate::schema::write_stripped;
 use crate::pixel::simulate::strings::{CHAT_HEADER, REFLOW_NOTE_O, RESPONSES_HEADER, ZEBRA_NOTE};
-use crate::pixel::simulate::text::{compact, measure, reflow_or_keep};
+use crate::pixel::simulate::text::{compact, measure, prepare, RETURN_MARK};
 use crate::pixel::simulate::{Context, Outcome};
 use vision::GptProfile;
 
@@ -143,7 +143,12 @@ pub fn transform(top: Lazy<'_>, cx: &Context<'_>) -> Outcome {
         info.reason = "no_static_context".to_string();
         return Outcome { info, error: None };
     }
-    let combined = reflow_or_keep(compact(&combined_raw));
+    // No Neutralise here: a slab holding `↵` is not reflowed (§9.1).
+    let combined = if combined_raw.contains(RETURN_MARK) {
+        compact(&combined_raw)
+    } else {
+        prepare(&combined_raw)
+    };
     if combined.len() < MIN_SLAB {
         info.reason = format!("below_min_chars ({} < {MIN_SLAB})", combined.len());
         return Outcome { info, error: None };
@@ -167,7 +172,7 @@ pub fn transform(top: Lazy<'_>, cx: &Context<'_>) -> Outcome {
     }
     let set = pages::render(&Layout {
         text: &s,
-        slots: None,
+        roles: None,
         variant: if zebra { Variant::Zebra } else { Variant::Mono },
         cols: k,
         budget: PAGE_BUDGET,
