@@ -23,6 +23,7 @@ pub(crate) mod narrow;
 #[doc(hidden)]
 pub mod par;
 pub mod pixel;
+pub mod png;
 pub mod profile;
 pub mod report;
 pub mod store;

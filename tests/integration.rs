@@ -16,6 +16,8 @@ mod lines;
 mod mcp;
 #[path = "integration/object_store.rs"]
 mod object_store;
+#[path = "integration/pixel.rs"]
+mod pixel;
 #[path = "integration/pixel_simulate.rs"]
 mod pixel_simulate;
 #[path = "integration/properties.rs"]

@@ -9,6 +9,7 @@ mod detect;
 mod evals;
 mod explain;
 mod io;
+mod pixel;
 mod pixel_simulate;
 mod registry;
 mod retrieve;
@@ -149,18 +150,11 @@ pub fn run(args: &[String]) -> Result<()> {
         },
         "man" => io::write_stdout(&cli::man_page())
             .map_err(|e| Error::fatal(format!("write stdout: {e}"))),
-        // cli.md §9: `pixel` with no verb is a usage error (exit 2).
-        "pixel" if rest.is_empty() => {
-            Err(Error::usage("usage: caveman-engine pixel render|simulate"))
-        }
+        "pixel" => pixel::run(rest),
         "registry" => extra(0).and_then(|_| registry::run()),
         "run" => run::run(rest),
         "evals" if any_help => help(&["evals", "run"]),
         "evals" => evals::run(rest),
-        "pixel" if rest[0] == "simulate" => pixel_simulate::run(&rest[1..]),
-        "pixel" => Err(Error::fatal(format!(
-            "caveman-engine: {sub} is not part of this build; see README.md"
-        ))),
         other => Err(Error::usage(format!(
             "unknown caveman-engine subcommand: {other}"
         ))),

@@ -12,14 +12,6 @@ use crate::pixel::simulate::{self, Level, Request};
 /// The usage line of every argument error.
 const USAGE: &str = "usage: caveman-engine pixel simulate [--model MODEL] [--density conservative|balanced|max] <request.json>";
 
-/// The `pixel` usage block `--help` prints (pixel-render.md §1.1).
-pub(super) const PIXEL_USAGE: &str = "usage: caveman-engine pixel render [--cols N] [--multicol N] [--density conservative|balanced|max] [--dense] [--no-reflow] <file>
-  render reflows by default to match pxpipe export; --no-reflow preserves hard line layout.
-  --density picks the pack geometry (default balanced; falsey CAVE_PIXEL_DENSITY \u{2192} conservative): conservative uses the standard mono grid; balanced uses a denser zebra grid; max adds a 2-layer red/blue overlay. An invalid --density is a usage error; the flag wins over CAVE_PIXEL_DENSITY.
-  --density and --dense compose: --dense is the pxpipe content-shrink + multi-column packing, --density is the per-cell geometry it draws with (the 2-layer max overlay applies to single-column output only).
-usage: caveman-engine pixel simulate [--model MODEL] [--density conservative|balanced|max] <request.json>
-  simulate sniffs request JSON without network: input -> OpenAI Responses, contents -> Gemini, messages -> Anthropic Messages. --model overrides or fills the body model. --density overrides CAVE_PIXEL_DENSITY for the simulated transform (still reader-model gated).";
-
 /// The parsed command line.
 struct Args {
     model: Option<String>,
@@ -30,7 +22,7 @@ struct Args {
 /// Runs `pixel simulate` with the arguments after the verb.
 pub fn run(args: &[String]) -> Result<()> {
     let Some(args) = parse(args)? else {
-        io::print_stderr_line(PIXEL_USAGE);
+        super::pixel::print_usage();
         return Ok(());
     };
     let density = match args.density.as_deref().filter(|d| !d.is_empty()) {

@@ -13,6 +13,19 @@ pub const LETTER: u8 = 4; // \p{L}
 pub const NUM: u8 = 8; // \p{N}
 pub const WS: u8 = 16; // \s (Unicode White_Space)
 pub const NL: u8 = 32; // [\r\n]
+/// U+007F DEL: in none of the pattern's character classes. The reference's
+/// generated matcher tests ASCII characters against a table that leaves
+/// DEL out of every class it should be in (`[^\s\p{L}\p{N}]`,
+/// `[^\r\n\p{L}\p{N}]`), while its `(?!\S)` asks `unicode.IsSpace` and so
+/// still sees DEL as non-space. No alternative can start at DEL and none
+/// can continue through it, so the scan steps over it: no piece holds it
+/// and it counts no token (pixel-render.md §6: `\x7f` → 0, `a\x7fb` → 2).
+/// Only DEL is affected: the table covers code points below 128, and every
+/// other one there (NUL, BEL, ESC, …) is matched as the pattern says (the
+/// conformance cases with ESC, BEL and NUL pin that); C1 controls
+/// (U+0080–U+009F) are tested by category, as punctuation-class
+/// characters.
+pub const SKIP: u8 = 64;
 
 pub static ASCII_CLASS: [u8; 128] = {
     let mut t = [0u8; 128];
@@ -29,6 +42,8 @@ pub static ASCII_CLASS: [u8; 128] = {
             WS | NL
         } else if b == b'\t' || b == 0x0b || b == 0x0c || b == b' ' {
             WS
+        } else if b == 0x7f {
+            SKIP
         } else {
             0
         };

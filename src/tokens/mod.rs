@@ -27,7 +27,7 @@ pub(crate) mod vocab_hash;
 use cache::{Pending, PieceCache, RankCache, CACHED_PIECE};
 use long::long_count;
 use merge::{heap_merge_count, merge_count};
-use split::{class_of, Splitter, ASCII_CLASS, LETTER, LO, UP, WS};
+use split::{class_of, Splitter, ASCII_CLASS, DEL, LETTER, LO, UP, WS};
 use vocab::rank_of;
 
 use crate::go::utf8::go_lossy;
@@ -89,7 +89,8 @@ fn count_in(text: &str, cache: &mut PieceCache) -> usize {
         let end = sp.next_piece(pos);
         let n = end - pos;
         if n == 1 {
-            total += 1;
+            // A one-byte piece is one token; DEL is no piece at all.
+            total += (t[pos] != DEL) as usize;
         } else if n > CACHED_PIECE {
             total += piece_count(&t[pos..end], &mut cache.ranks);
         } else {
@@ -251,7 +252,9 @@ pub fn split_pieces(text: &str) -> Vec<&str> {
     let mut pos = 0;
     while pos < text.len() {
         let end = sp.next_piece(pos);
-        out.push(&text[pos..end]);
+        if text.as_bytes()[pos] != DEL {
+            out.push(&text[pos..end]);
+        }
         pos = end;
     }
     out

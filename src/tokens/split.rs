@@ -4,7 +4,10 @@
 //! no stack overflow on a million spaces and no slowdown on long runs of
 //! one character.
 
-pub(super) use super::classes::{class_of, ASCII_CLASS, LETTER, LO, NL, NUM, UP, WS};
+pub(super) use super::classes::{class_of, ASCII_CLASS, LETTER, LO, NL, NUM, SKIP, UP, WS};
+
+/// The one byte the scan steps over without a piece (see [`SKIP`]).
+pub(super) const DEL: u8 = 0x7f;
 
 /// Classes of the Basic Multilingual Plane, one byte per code point,
 /// computed by the build script with [`class_of`] itself.
@@ -166,7 +169,9 @@ impl Splitter<'_> {
         }
     }
 
-    /// End of the piece starting at `s` (s < len).
+    /// End of the piece starting at `s` (s < len). At DEL, which no
+    /// alternative matches, this is `s + 1`: a span that is no piece and
+    /// counts no token.
     pub(super) fn next_piece(&self, s: usize) -> usize {
         if let Some(e) = self.ascii_piece(s) {
             return e;
@@ -178,7 +183,10 @@ impl Splitter<'_> {
     fn general_piece(&self, s: usize) -> usize {
         let t = self.text;
         let (c0, l0) = self.at(s);
-        let prefix_ok = c0 & (NL | LETTER | NUM) == 0;
+        if c0 & SKIP != 0 {
+            return s + 1;
+        }
+        let prefix_ok = c0 & (NL | LETTER | NUM | SKIP) == 0;
         // Alternative 1: [^\r\n\p{L}\p{N}]?[UP]*[LO]+ contraction?
         if prefix_ok && s + l0 < t.len() {
             if let Some(e) = self.up_then_lo(s + l0) {
@@ -215,7 +223,7 @@ impl Splitter<'_> {
             return e;
         }
         // Alternative 4: ' ?[^\s\p{L}\p{N}]+[\r\n/]*'
-        let px = |c: u8| c & (WS | LETTER | NUM) == 0;
+        let px = |c: u8| c & (WS | LETTER | NUM | SKIP) == 0;
         let mut start4 = None;
         if t[s] == b' ' && s + 1 < t.len() && px(self.at(s + 1).0) {
             start4 = Some(s + 1);

@@ -1,11 +1,47 @@
 //! Golden cases in fixtures/conformance (copied from ../shared/conformance):
-//! exact stdout, stderr and exit code, plus a `retrieve` round trip after
-//! every compress that stored a record. `BLESS=1` rewrites the expected
-//! files (never when `CI` is set).
+//! exact stdout, stderr and exit code, the files a command writes
+//! (`expected.files/`, byte for byte, and no other new file), plus a
+//! `retrieve` round trip after every compress that stored a record. Each
+//! case runs in a temporary copy of its folder. `BLESS=1` rewrites the
+//! expected files (never when `CI` is set).
 
 use std::path::Path;
 
-use crate::util::TestCommand;
+use crate::util::{TempDir, TestCommand};
+
+/// Relative paths of the files under `top`, sorted.
+fn list_files(top: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![top.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(p);
+            } else {
+                out.push(p.strip_prefix(top).unwrap().to_string_lossy().into_owned());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Copies the folder `from` (files and folders, recursively) to `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
 
 fn split_cmd(line: &str) -> Vec<String> {
     // The case files use simple shell quoting: words and '…' groups.
@@ -85,8 +121,13 @@ fn check_case(dir: &Path, bless: bool) -> Result<(), String> {
     let args = split_cmd(&cmd_line);
     let arg_refs: Vec<&str> = args.iter().map(String::as_str).collect();
     let input = need("input")?;
-    // Each case runs inside its folder (the evals cases name `fixtures`).
-    let mut tc = TestCommand::new().cwd(dir);
+    // Each case runs inside a copy of its folder (the evals cases name
+    // `fixtures`, the pixel cases a text file they write pages next to).
+    let scratch = TempDir::new("case");
+    let work = scratch.path().join("work");
+    copy_tree(dir, &work);
+    let before = list_files(&work);
+    let mut tc = TestCommand::new().cwd(&work);
     if let Some(env) = read("env") {
         for line in String::from_utf8_lossy(&env).lines() {
             if let Some((k, v)) = line.split_once('=') {
@@ -131,6 +172,30 @@ fn check_case(dir: &Path, bless: bool) -> Result<(), String> {
             "stderr differs; {}",
             first_difference(&r.stderr, &want_stderr)
         ));
+    }
+    let expected_files = dir.join("expected.files");
+    if expected_files.is_dir() {
+        let created: Vec<String> = list_files(&work)
+            .into_iter()
+            .filter(|f| !before.contains(f))
+            .collect();
+        let wanted = list_files(&expected_files);
+        if created != wanted {
+            problems.push(format!("files created {created:?}, want {wanted:?}"));
+        }
+        for rel in &wanted {
+            let want = std::fs::read(expected_files.join(rel)).unwrap();
+            match std::fs::read(work.join(rel)) {
+                Ok(got) if got == want => {}
+                Ok(got) => problems.push(format!(
+                    "{rel} differs ({} bytes, want {}); {}",
+                    got.len(),
+                    want.len(),
+                    first_difference(&got, &want)
+                )),
+                Err(e) => problems.push(format!("{rel}: {e}")),
+            }
+        }
     }
     if args.first().map(String::as_str) == Some("compress") && r.code == 0 {
         if let Some(h) = r.handle() {

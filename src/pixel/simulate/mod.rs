@@ -19,9 +19,7 @@
 //! profile overrides come in the [`Request`], not from the environment.
 
 pub mod anthropic;
-mod atlas;
 pub mod cost;
-mod draw;
 mod facts;
 pub mod gemini;
 mod history;

@@ -9,9 +9,9 @@
 //!   page priced by its size (OpenAI) or at a flat rate (Gemini).
 
 use super::cost::{anthropic_image_tokens, gemini_page_tokens, profitable, text_tokens, Vision};
-use super::pages::for_each_split;
 use super::profile::{Cell, Profile};
-use super::text::{rows, u16_len};
+use super::text::{u16_len, wrap};
+use crate::pixel::layout::paginate;
 
 /// How a page set is priced.
 #[derive(Debug, Clone, Copy)]
@@ -99,14 +99,13 @@ pub fn image_tokens(text: &str, k: usize, pricing: Pricing) -> usize {
             let k = k.max(1);
             let per = cell.rows_for(height).min((budget / k).max(1));
             let w = cell.page_width(k);
-            let (mut total, mut pages) = (0, 0);
-            for_each_split(rows(text, k), per, budget, |page| {
-                if cap.is_none_or(|c| pages < c) {
-                    total += per_page.tokens(w, cell.page_height(page.len()));
-                }
-                pages += 1;
-            });
-            total
+            let rows = wrap(text, k);
+            let pages = paginate(&rows, per, budget);
+            let n = cap.map_or(pages.len(), |c| pages.len().min(c));
+            pages[..n]
+                .iter()
+                .map(|r| per_page.tokens(w, cell.page_height(r.len())))
+                .sum()
         }
     }
 }

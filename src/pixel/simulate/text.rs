@@ -1,33 +1,21 @@
 //! The text operations every provider runs before pricing or drawing a
-//! text (pixel-simulate.md §9.1): Compact, Neutralise, Minify, tab
-//! expansion, Reflow, content width, wrapping, the gates' visual-row count
-//! and the page split. Lengths here are UTF-16 units ([`u16_len`]) or
-//! cells ([`super::atlas::cells`]), never bytes, unless a name says so.
+//! text (pixel-simulate.md §9.1). Minify, tab expansion, Reflow, content
+//! width and WrapLines are the renderer's ([`crate::pixel::text`]); here
+//! are the ones only the transform needs: Compact, Neutralise, the
+//! one-pass preparations, and the gates' visual-row count. Lengths are
+//! UTF-16 units ([`u16_len`]) or cells ([`crate::pixel::atlas::cells`]),
+//! never bytes, unless a name says so.
 
-use super::atlas::cells;
+pub use crate::pixel::text::{measure, reflow, u16_len, wrap, REFLOW_MARK as RETURN_MARK};
 
-/// U+21B5 `↵`: the mark Reflow puts where a line ended.
-pub const RETURN_MARK: char = '\u{21B5}';
+use crate::pixel::atlas::cells;
+
 /// U+23CE `⏎`: what Neutralise turns a `↵` already in the text into.
 pub const RETURN_SYMBOL: char = '\u{23CE}';
 /// U+2192 `→`: a tab's first cell after expansion.
 const TAB_MARK: char = '\u{2192}';
 /// Tab stops every 4 cells.
 const TAB_WIDTH: usize = 4;
-
-/// Length in UTF-16 code units (a code point above U+FFFF counts 2).
-pub fn u16_len(s: &str) -> usize {
-    // Every code point has one lead byte; those of four bytes count twice.
-    s.bytes()
-        .map(|b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
-        .sum()
-}
-
-/// UTF-16 length of one character.
-#[inline]
-pub fn u16_of(c: char) -> usize {
-    c.len_utf16()
-}
 
 /// Each line's trailing run of `chars` removed.
 fn trim_line_ends(t: &str, out: &mut String) {
@@ -69,53 +57,6 @@ pub fn compact(t: &str) -> String {
 /// after Reflow always means a line break.
 pub fn neutralise(t: &str) -> String {
     t.replace(RETURN_MARK, "\u{23CE}")
-}
-
-/// Minify: trailing spaces and tabs off every line, runs of 4 or more
-/// newlines cut to 3.
-pub fn minify(t: &str) -> String {
-    let mut trimmed = String::with_capacity(t.len());
-    trim_line_ends(t, &mut trimmed);
-    cap_newline_runs(&trimmed, 3)
-}
-
-/// One line with its tabs expanded: a tab becomes `→` and spaces up to the
-/// next multiple of 4 cells.
-pub fn expand_tabs(line: &str, out: &mut String) {
-    if !line.contains('\t') {
-        out.push_str(line);
-        return;
-    }
-    let mut col = 0;
-    for c in line.chars() {
-        if c == '\t' {
-            let span = TAB_WIDTH - col % TAB_WIDTH;
-            out.push(TAB_MARK);
-            out.extend(std::iter::repeat_n(' ', span - 1));
-            col += span;
-        } else {
-            out.push(c);
-            col += cells(c);
-        }
-    }
-}
-
-/// Reflow: the whole text as one line, each line break drawn as `↵`
-/// (after Minify and tab expansion). `None` when the text already holds a
-/// `↵`: it is then used as it is.
-pub fn reflow(t: &str) -> Option<String> {
-    if t.contains(RETURN_MARK) {
-        return None;
-    }
-    let m = minify(t);
-    let mut out = String::with_capacity(m.len() + m.len() / 16);
-    for (i, line) in m.split('\n').enumerate() {
-        if i > 0 {
-            out.push(RETURN_MARK);
-        }
-        expand_tabs(line, &mut out);
-    }
-    Some(out)
 }
 
 /// Reflow, or the text unchanged when it cannot be reflowed.
@@ -201,159 +142,6 @@ fn push_cell(out: &mut String, c: char, col: &mut usize) {
     }
 }
 
-/// Cells of one line once its tabs are expanded.
-fn line_cells(line: &str) -> usize {
-    let mut col = 0;
-    for c in line.chars() {
-        col += if c == '\t' {
-            TAB_WIDTH - col % TAB_WIDTH
-        } else {
-            cells(c)
-        };
-    }
-    col
-}
-
-/// MeasureContentCols: the widest line in cells (tabs expanded, nothing
-/// trimmed), at least 1 and at most `max`.
-pub fn measure(t: &str, max: usize) -> usize {
-    t.split('\n')
-        .map(line_cells)
-        .max()
-        .unwrap_or(0)
-        .clamp(1, max.max(1))
-}
-
-/// WrapLines: Minify, then each line (tabs expanded) cut greedily into
-/// rows of at most `k` cells; an empty line is one empty row. A character
-/// wider than the room left starts a new row, even from an empty one.
-pub fn wrap(t: &str, k: usize) -> Vec<String> {
-    rows(t, k).collect()
-}
-
-/// [`wrap`] one row at a time, without copying the text first: lines are
-/// trimmed as they are reached, and a long line (a reflowed text is one
-/// line) is cut into rows as they are asked for.
-pub fn rows(t: &str, k: usize) -> Rows<'_> {
-    Rows {
-        lines: t.split('\n'),
-        k,
-        blank_lines: 0,
-        seen_content: false,
-        empties: 0,
-        line: None,
-        col: 0,
-        tab_spaces: 0,
-        row: String::new(),
-        used: 0,
-        finished: false,
-    }
-}
-
-/// Iterator of [`rows`].
-pub struct Rows<'a> {
-    lines: std::str::Split<'a, char>,
-    k: usize,
-    /// Empty lines (after trimming) not yet written.
-    blank_lines: usize,
-    seen_content: bool,
-    /// Empty rows to give before anything else.
-    empties: usize,
-    /// The rest of the line being cut into rows.
-    line: Option<std::str::Chars<'a>>,
-    /// The line's column in cells, and spaces still owed to a tab.
-    col: usize,
-    tab_spaces: usize,
-    row: String,
-    used: usize,
-    finished: bool,
-}
-
-impl Rows<'_> {
-    /// The next character of the current line with tabs expanded, and its
-    /// cells; `None` at the end of the line.
-    fn next_cell(&mut self) -> Option<(char, usize)> {
-        if self.tab_spaces > 0 {
-            self.tab_spaces -= 1;
-            return Some((' ', 1));
-        }
-        let c = self.line.as_mut()?.next()?;
-        if c == '\t' {
-            let span = TAB_WIDTH - self.col % TAB_WIDTH;
-            self.col += span;
-            self.tab_spaces = span - 1;
-            return Some((TAB_MARK, 1));
-        }
-        let w = cells(c);
-        self.col += w;
-        Some((c, w))
-    }
-
-    /// Queues the empty lines of a run, Minify's way: at most 3 newlines
-    /// in a row, so 2 empty lines between two lines of content, 3 before
-    /// the first or after the last, 4 when the text has no content.
-    fn queue_blank_lines(&mut self, at_end: bool) {
-        let cap = match (self.seen_content, at_end) {
-            (true, false) => 2,
-            (false, true) => 4,
-            _ => 3,
-        };
-        self.empties += self.blank_lines.min(cap);
-        self.blank_lines = 0;
-    }
-}
-
-impl Iterator for Rows<'_> {
-    type Item = String;
-
-    fn next(&mut self) -> Option<String> {
-        loop {
-            if self.empties > 0 {
-                self.empties -= 1;
-                return Some(String::new());
-            }
-            if self.line.is_some() {
-                while let Some((c, w)) = self.next_cell() {
-                    if self.used + w > self.k {
-                        let out = std::mem::take(&mut self.row);
-                        self.row.push(c);
-                        self.used = w;
-                        return Some(out);
-                    }
-                    self.row.push(c);
-                    self.used += w;
-                }
-                self.line = None;
-                self.used = 0;
-                if !self.row.is_empty() {
-                    return Some(std::mem::take(&mut self.row));
-                }
-                continue;
-            }
-            if self.finished {
-                return None;
-            }
-            match self.lines.next() {
-                Some(line) => {
-                    let line = line.trim_end_matches([' ', '\t']);
-                    if line.is_empty() {
-                        self.blank_lines += 1;
-                        continue;
-                    }
-                    self.queue_blank_lines(false);
-                    self.seen_content = true;
-                    self.line = Some(line.chars());
-                    self.col = 0;
-                }
-                None => {
-                    self.finished = true;
-                    self.queue_blank_lines(true);
-                }
-            }
-        }
-    }
-}
-
 /// CountVisualRows: the row count every Anthropic gate (and the Gemini
 /// history gate) prices. It counts UTF-16 units per segment, not cells,
 /// and every segment (ended by `\n`, by `↵`, which counts as one unit of
@@ -373,7 +161,7 @@ pub fn count_visual_rows(t: &str, k: usize) -> usize {
                 rows += rows_of(len + 1);
                 len = 0;
             }
-            c => len += u16_of(c),
+            c => len += c.len_utf16(),
         }
     }
     rows + rows_of(len)
@@ -422,7 +210,6 @@ mod tests {
     #[test]
     fn compact_minify_reflow() {
         assert_eq!(compact("a \t\nb\r \n\n\n\nc"), "a\nb\r\n\nc");
-        assert_eq!(minify("a  \n\n\n\n\nb"), "a\n\n\nb");
         assert_eq!(reflow("a\tb\nc\n").unwrap(), "a→  b↵c↵");
         assert_eq!(reflow("中\tx").unwrap(), "中→ x");
         assert!(reflow("x↵y").is_none());
@@ -448,33 +235,6 @@ mod tests {
         assert_eq!(count_visual_rows("0123456789↵x", 10), 3);
         assert_eq!(count_visual_rows("a\n\nb", 10), 3);
         assert_eq!(count_visual_rows("😀😀😀", 2), 3);
-    }
-
-    /// WrapLines as the spec writes it: Minify, split, expand, cut.
-    fn wrap_reference(t: &str, k: usize) -> Vec<String> {
-        let mut rows = Vec::new();
-        for line in minify(t).split('\n') {
-            let mut expanded = String::new();
-            expand_tabs(line, &mut expanded);
-            if expanded.is_empty() {
-                rows.push(String::new());
-                continue;
-            }
-            let (mut cur, mut used) = (String::new(), 0);
-            for c in expanded.chars() {
-                let w = cells(c);
-                if used + w > k {
-                    rows.push(std::mem::take(&mut cur));
-                    used = 0;
-                }
-                cur.push(c);
-                used += w;
-            }
-            if !cur.is_empty() {
-                rows.push(cur);
-            }
-        }
-        rows
     }
 
     fn text() -> impl proptest::strategy::Strategy<Value = String> {
@@ -507,11 +267,6 @@ mod tests {
             proptest::prop_assert_eq!(prepare_history(&t), reflow_or_keep(neutralise(&t)));
         }
 
-        /// Streaming rows equal WrapLines as written.
-        #[test]
-        fn streaming_rows(t in text(), k in 1usize..6) {
-            proptest::prop_assert_eq!(wrap(&t, k), wrap_reference(&t, k));
-        }
     }
 
     #[test]

@@ -12,13 +12,13 @@ use crate::go::json::lazy::{Kind, Lazy};
 use crate::pixel::simulate::facts::fact_sheet;
 use crate::pixel::simulate::history as shared_history;
 use crate::pixel::simulate::info::{Passthrough, TransformInfo};
-use crate::pixel::simulate::pages::{self, Layout, Page, PageSet, Variant};
+use crate::pixel::simulate::pages::{self, Layout, PageSet, Variant};
 use crate::pixel::simulate::price::{quote, Pricing, Quote};
 use crate::pixel::simulate::profile::{Level, Profile};
 use crate::pixel::simulate::strings::{
     FRAME_END, FRAME_START, REFLOW_NOTE_A, TWO_LAYER_NOTE, ZEBRA_NOTE,
 };
-use crate::pixel::simulate::text::{measure, prepare, u16_len};
+use crate::pixel::simulate::text::{measure, prepare, u16_len, wrap};
 use crate::pixel::simulate::truncate::{truncate, Limits};
 use crate::pixel::simulate::{Context, Outcome};
 
@@ -248,7 +248,7 @@ fn slab(info: &mut TransformInfo, combined_raw: &str, profile: Profile) -> bool 
             // Two layers only when the slab overflows one layer.
             let probe =
                 format!("{FRAME_START}{REFLOW_NOTE_A}{TWO_LAYER_NOTE}{FRAME_END}{combined}");
-            if pages::wrapped_rows(&probe, measure(&probe, cols)) > profile.canvas_rows() {
+            if wrap(&probe, measure(&probe, cols)).len() > profile.canvas_rows() {
                 TWO_LAYER_NOTE
             } else {
                 ""
@@ -300,16 +300,12 @@ fn add_estimates(info: &mut TransformInfo, q: &Quote) {
     info.image_tokens_estimate += q.image;
 }
 
-/// Lays out a candidate's pages; `None` when they would take the request
-/// past its image cap.
-fn candidate_pages(info: &TransformInfo, text: &str, profile: Profile) -> Option<Vec<Page>> {
+/// A candidate's pages (§8.6); `None` when they would take the request
+/// past its image cap (they are then not used).
+fn candidate_pages(info: &TransformInfo, text: &str, profile: Profile) -> Option<PageSet> {
     let k = measure(text, profile.page_cols());
-    let mut list = Vec::new();
-    pages::for_each_page(
-        &layout(text, candidate_variant(profile.level), k, profile),
-        |p| list.push(p),
-    );
-    (info.image_count + list.len() <= REQUEST_IMAGE_CAP).then_some(list)
+    let set = pages::render(&layout(text, candidate_variant(profile.level), k, profile));
+    (info.image_count + set.totals.pages <= REQUEST_IMAGE_CAP).then_some(set)
 }
 
 /// The first user message's `<system-reminder>` blocks (§8.4).
@@ -348,11 +344,10 @@ fn reminders(info: &mut TransformInfo, first_user: &Message<'_>, profile: Profil
             info.passthrough.add(Passthrough::NotProfitable);
             continue;
         }
-        let Some(list) = candidate_pages(info, &p, profile) else {
+        let Some(set) = candidate_pages(info, &p, profile) else {
             info.passthrough.add(Passthrough::NotProfitable);
             continue;
         };
-        let set = pages::draw_all(list);
         info.reminder_imgs += set.totals.pages;
         info.add_pages(&set.totals);
         info.compressed_chars += u16_len(&r);
@@ -458,11 +453,10 @@ fn image_result<'a>(info: &mut TransformInfo, x: &str, profile: Profile) -> Opti
         }
         None => p,
     };
-    let Some(list) = candidate_pages(info, &drawn, profile) else {
+    let Some(set) = candidate_pages(info, &drawn, profile) else {
         info.passthrough.add(Passthrough::NotProfitable);
         return None;
     };
-    let set: PageSet = pages::draw_all(list);
     info.tool_result_imgs += set.totals.pages;
     info.add_pages(&set.totals);
     info.compressed_chars += u16_len(x);

@@ -106,12 +106,11 @@ pub(super) fn collapse(
             budget: PAGE_BUDGET,
             height: setup.gpt.max_height_px,
         };
-        let mut list = Vec::new();
-        pages::for_each_page(&layout, |p| list.push(p));
-        if set.totals.pages + list.len() > IMAGE_CAP {
+        let drawn = pages::render(&layout);
+        if set.totals.pages + drawn.totals.pages > IMAGE_CAP {
             break;
         }
-        set.extend(pages::draw_all(list));
+        set.extend(drawn);
         collapse_end = Some(b);
     }
     let Some(collapse_end) = collapse_end else {
