@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 secs=${1:-600}; shift || true
-targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(compress detect gofmt retrieve_query toon_decode mcp_framing agent png_deflate pixel_render)
+targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(compress detect gofmt retrieve_query toon_decode mcp_framing agent png_deflate pixel_render pixel_simulate)
 out=${FUZZ_TARGET_DIR:-/tmp/caveman-fuzz-target}
 triple=$(rustc -vV | sed -n 's/^host: //p')
 RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \

@@ -20,6 +20,8 @@ mod mcp;
 mod object_store;
 #[path = "integration/pixel.rs"]
 mod pixel;
+#[path = "integration/pixel_simulate.rs"]
+mod pixel_simulate;
 #[path = "integration/properties.rs"]
 mod properties;
 #[path = "integration/schemas.rs"]

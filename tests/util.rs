@@ -16,6 +16,8 @@ const TOOL_ENV: [&str; 9] = [
     "CAVEMAN_CCR_MAX_BYTES",
     "CAVE_ENGINE_TOON",
     "CAVE_PIXEL_DENSITY",
+    "CAVE_PIXEL_GPT_PROFILES",
+    "CAVE_PIXEL_MODELS",
 ];
 
 pub fn bin() -> PathBuf {

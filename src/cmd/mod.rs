@@ -15,6 +15,7 @@ mod hook;
 mod init;
 mod io;
 mod pixel;
+mod pixel_simulate;
 mod registry;
 mod retrieve;
 mod run;

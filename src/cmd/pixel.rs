@@ -22,7 +22,7 @@ type Verb = fn(&[String]) -> Result<()>;
 /// `pixel simulate` says it is not built. With it, both are the
 /// reference's texts (pinned by the `pixel-render-help-*`,
 /// `-usage-pixel-alone` and `-unknown-verb` conformance cases).
-const SIMULATE: Option<Verb> = None;
+const SIMULATE: Option<Verb> = Some(super::pixel_simulate::run);
 
 /// The usage block: the lines of each verb this build has.
 fn usage_block(simulate: bool) -> String {
@@ -42,7 +42,7 @@ fn verbs_line(simulate: bool) -> &'static str {
     }
 }
 
-fn print_usage() {
+pub(super) fn print_usage() {
     let block = usage_block(SIMULATE.is_some());
     super::io::print_stderr_line(block.trim_end_matches('\n'));
 }

@@ -14,10 +14,16 @@ pub enum Ink {
     Gray,
     /// Coverage atlas with a colour per row, cycling through three (PNG RGB).
     Zebra,
+    /// Coverage atlas, each glyph coloured by a slot its caller gives
+    /// (`pixel simulate`'s history transcripts: speaker tags in the
+    /// speaker's colour, spec/pixel-simulate.md §6.4; PNG RGB).
+    Role,
 }
 
 /// Zebra palette: the colour of slot 1, 2 and 3.
 const ZEBRA: [[u8; 3]; 3] = [[165, 15, 15], [15, 30, 175], [15, 15, 15]];
+/// Role palette: the colour of slot 1 (user) and 2 (assistant).
+const ROLE: [[u8; 3]; 2] = [[20, 120, 50], [30, 70, 180]];
 /// Two-layer colours: red (layer 1) and blue (layer 2).
 const LAYER_RED: [u8; 3] = [215, 15, 15];
 const LAYER_BLUE: [u8; 3] = [15, 15, 215];
@@ -47,7 +53,7 @@ impl Canvas {
             height,
             ink,
             cov: vec![0; n],
-            slot: if ink == Ink::Zebra {
+            slot: if matches!(ink, Ink::Zebra | Ink::Role) {
                 vec![0; n]
             } else {
                 Vec::new()
@@ -69,6 +75,25 @@ impl Canvas {
         cols: usize,
         row: usize,
     ) {
+        let slot = if self.ink == Ink::Zebra {
+            (row % 3) as u8 + 1
+        } else {
+            0
+        };
+        self.line_slots(line, x0, y0, advance, cols, |_| slot);
+    }
+
+    /// [`Canvas::line`] with the colour slot of each drawn glyph from
+    /// `slot_of` (called once per glyph, in order; 0 = none).
+    pub(super) fn line_slots(
+        &mut self,
+        line: &str,
+        x0: usize,
+        y0: usize,
+        advance: usize,
+        cols: usize,
+        mut slot_of: impl FnMut(char) -> u8,
+    ) {
         let mut col = 0;
         for c in line.chars() {
             if col >= cols {
@@ -78,8 +103,9 @@ impl Canvas {
             match Glyph::of(c) {
                 Some(g) => {
                     self.stamp(g, x, y0);
-                    if self.ink == Ink::Zebra {
-                        self.paint_slot(x, y0, g.width(), (row % 3) as u8 + 1);
+                    let slot = slot_of(c);
+                    if slot > 0 && !self.slot.is_empty() {
+                        self.paint_slot(x, y0, g.width(), slot);
                     }
                     col += g.cells();
                 }
@@ -141,14 +167,19 @@ impl Canvas {
                     *o = 255 - v;
                 }
             }),
-            Ink::Zebra => encode_rows(w, self.height, ColorType::Rgb, |y, row| {
+            Ink::Zebra | Ink::Role => encode_rows(w, self.height, ColorType::Rgb, |y, row| {
+                let palette: &[[u8; 3]] = if self.ink == Ink::Zebra {
+                    &ZEBRA
+                } else {
+                    &ROLE
+                };
                 let cov = &self.cov[y * w..(y + 1) * w];
                 let slot = &self.slot[y * w..(y + 1) * w];
                 for ((o, &c), &s) in row.chunks_exact_mut(3).zip(cov).zip(slot) {
                     if s == 0 {
                         o.fill(255 - c);
                     } else {
-                        for (o, &p) in o.iter_mut().zip(&ZEBRA[s as usize - 1]) {
+                        for (o, &p) in o.iter_mut().zip(&palette[s as usize - 1]) {
                             *o = tint(c, p);
                         }
                     }

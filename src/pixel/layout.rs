@@ -94,6 +94,67 @@ fn page_of(text: &str, cols: usize, style: Style, max_rows: usize) -> Page {
     Page::new(width, height, chars, canvas.dropped, 1, canvas.png())
 }
 
+/// Role pages (spec/pixel-simulate.md §6.4): single-layer pages at 5 × 8
+/// in the coverage atlas, where every glyph of a line whose role is 1 or
+/// 2 (`roles`, one entry per `↵`-ended segment of `source`) takes that
+/// role's colour. Each page starts at the segment its first line is in.
+pub(super) fn role_layer(
+    source: &str,
+    roles: &[u8],
+    cols: usize,
+    budget: usize,
+    canvas_h: usize,
+) -> Vec<Page> {
+    const MARK: char = '\u{21B5}';
+    let style = Style {
+        ink: Ink::Role,
+        advance: GRID_ADVANCE,
+        pitch: GRID_PITCH,
+    };
+    let lines = wrap(source, cols);
+    let m = rows_per_canvas(canvas_h, style.pitch);
+    let per_page = m.min((budget / cols).max(1));
+    let mut segment = 0;
+    let pages: Vec<(std::ops::Range<usize>, usize)> = paginate(&lines, per_page, budget)
+        .into_iter()
+        .map(|r| {
+            let first = segment;
+            segment += lines[r.clone()]
+                .iter()
+                .map(|l| l.matches(MARK).count())
+                .sum::<usize>();
+            (r, first)
+        })
+        .collect();
+    each_page(&pages, |(r, first)| {
+        let text = lines[r.clone()].join("\n");
+        let all = wrap(&text, cols);
+        let kept = &all[..all.len().min(m)];
+        let (width, height) = (
+            page_width(cols, style.advance),
+            page_height(kept.len(), style.pitch),
+        );
+        let mut canvas = Canvas::new(width, height, style.ink, false);
+        let mut seg = *first;
+        for (j, line) in kept.iter().enumerate() {
+            canvas.line_slots(line, PAD, PAD + j * style.pitch, style.advance, cols, |c| {
+                if c == MARK {
+                    seg += 1;
+                    0
+                } else {
+                    roles.get(seg).copied().unwrap_or(0)
+                }
+            });
+        }
+        let chars = if kept.len() == all.len() {
+            cp_len(&text)
+        } else {
+            kept.iter().map(|l| cp_len(l)).sum::<usize>() + kept.len() - 1
+        };
+        Page::new(width, height, chars, canvas.dropped, 1, canvas.png())
+    })
+}
+
 /// Two-layer pages (§4.3): up to `2N` lines a page, the first N drawn in
 /// red and the rest in blue over them; a page without blue lines is a
 /// plain gray single-layer page.

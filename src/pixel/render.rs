@@ -5,7 +5,7 @@
 //! (spec/pixel-simulate.md §6.3).
 
 use super::draw::{page_width, Ink};
-use super::layout::{grid_columns, multi_column, single_layer, two_layer};
+use super::layout::{grid_columns, multi_column, role_layer, single_layer, two_layer};
 use super::text::{measure, reflow};
 
 /// The standard canvas: 1568 × 728 pixels.
@@ -292,6 +292,20 @@ pub fn pages(source: &str, cols: usize, budget: usize, style: Style, canvas_h: u
 /// `pixel simulate`'s overlay variant.
 pub fn overlay_pages(source: &str, cols: usize, budget: usize, canvas_h: usize) -> Vec<Page> {
     two_layer(source, cols.max(1), budget, canvas_h)
+}
+
+/// Role pages: single-layer pages at 5 × 8 in the coverage atlas whose
+/// glyphs take the colour slot of their `↵`-ended segment (`roles`, 1 =
+/// user, 2 = assistant, 0 = none). `pixel simulate`'s history variant
+/// (spec/pixel-simulate.md §6.4).
+pub fn role_pages(
+    source: &str,
+    roles: &[u8],
+    cols: usize,
+    budget: usize,
+    canvas_h: usize,
+) -> Vec<Page> {
+    role_layer(source, roles, cols.max(1), budget, canvas_h)
 }
 
 /// Width of a single-layer page of `cols` cells in `style`.

@@ -151,7 +151,9 @@ fn check_case(dir: &Path, bless: bool) -> Result<(), String> {
         (None, Some(h)) => WantStdout::Sha256(String::from_utf8_lossy(&h).trim().to_string()),
         (None, None) => return Err("expected.stdout (or .sha256) is missing".into()),
     };
-    let want_stderr = need("expected.stderr")?;
+    // A case without expected.stderr does not pin it (the runner's rule:
+    // `pixel-simulate-help` leaves the usage text free).
+    let want_stderr = read("expected.stderr");
     let mut problems = Vec::new();
     if r.code != want_exit {
         problems.push(format!("exit {} want {want_exit}", r.code));
@@ -167,10 +169,10 @@ fn check_case(dir: &Path, bless: bool) -> Result<(), String> {
         )),
         _ => {}
     }
-    if r.stderr != want_stderr {
+    if let Some(want) = want_stderr.filter(|w| *w != r.stderr) {
         problems.push(format!(
             "stderr differs; {}",
-            first_difference(&r.stderr, &want_stderr)
+            first_difference(&r.stderr, &want)
         ));
     }
     let expected_files = dir.join("expected.files");
@@ -224,7 +226,7 @@ fn conformance_cases() {
         .filter(|p| p.join("cmd").is_file())
         .collect();
     names.sort();
-    assert!(names.len() >= 167, "fixtures missing: {}", names.len());
+    assert!(names.len() >= 255, "fixtures missing: {}", names.len());
     let mut failures = Vec::new();
     for dir in &names {
         if let Err(e) = check_case(dir, bless) {

@@ -217,14 +217,14 @@ fn render_writes_pages_next_to_the_file() {
 }
 
 #[test]
-fn simulate_is_not_built_yet() {
+fn simulate_is_a_verb() {
     let r = TestCommand::new().expect(&["pixel", "simulate", "req.json"], b"", 1);
     assert_eq!(
         String::from_utf8_lossy(&r.stderr),
-        "caveman-engine: pixel simulate is not built yet (only pixel render is); see README.md\n"
+        "pixel simulate read: open req.json: no such file or directory\n"
     );
     let r = TestCommand::new().expect(&["pixel"], b"", 2);
-    assert!(!String::from_utf8_lossy(&r.stderr).contains("simulate"));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("usage: caveman-engine pixel simulate"));
 }
 
 #[test]

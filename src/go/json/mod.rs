@@ -12,8 +12,10 @@
 //! a [`Value`].
 
 mod encode;
+pub mod lazy;
 mod parse;
 pub mod raw;
+pub mod scan;
 mod tape;
 #[cfg(test)]
 mod tests;
