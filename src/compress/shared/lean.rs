@@ -24,19 +24,6 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::lines::{Keep, Lines, Pieces, Trace};
 
-/// Error level words and error words (whole words, any case).
-static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(errors?|err|fatal|critical|crit|severe|emerg|emergency|alert|panic|panicked|exceptions?|fail|failed|failures?|failing|timeout|timed out|denied|refused|traceback|aborted|segfault|killed)\b",
-    )
-    .expect("error line pattern")
-});
-
-/// Warning levels.
-static WARN_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(warn|warning|warnings)\b|\[(warn|warning)\]").expect("warning pattern")
-});
-
 /// Lines that continue the record above them: stack frames, causes,
 /// compiler locations and source snippets.
 static CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
@@ -81,13 +68,8 @@ static UUID: LazyLock<Regex> = LazyLock::new(|| {
         .expect("uuid pattern")
 });
 
-pub fn is_error(line: &str) -> bool {
-    ERROR_LINE.is_match(line)
-}
-
-pub fn is_warning(line: &str) -> bool {
-    WARN_LINE.is_match(line)
-}
+pub use super::signal::is_error;
+use super::signal::Level;
 
 /// Stands for a variable while a line is read.
 const VAR: char = '\u{0}';
@@ -392,14 +374,21 @@ pub(crate) fn cut(
         _ => String::new(),
     };
     // Errors and warnings, each distinct line once, with what follows.
-    let signals =
-        doc.matching(|l| is_error(l) || is_warning(l) || rules.extra.is_some_and(|f| f(l)));
+    let signals = doc
+        .matching(|l| super::signal::level(l) > Level::Other || rules.extra.is_some_and(|f| f(l)));
     clock.mark("timestamps, signals");
     let mut seen: FxHashSet<&str> = FxHashSet::default();
     for &i in &signals {
         let line = doc.line(i).trim_end();
         if seen.insert(line) {
-            keep.set(i, "error or warning (each distinct line)");
+            keep.set(
+                i,
+                match super::signal::level(line) {
+                    Level::Error => "error (each distinct line)",
+                    Level::Warning => "warning (each distinct line)",
+                    Level::Other => "summary line (each distinct line)",
+                },
+            );
             // The block it heads.
             let mut j = i + 1;
             while j < n && j - i <= MAX_CONTINUATION && CONTINUATION.is_match(doc.line(j)) {

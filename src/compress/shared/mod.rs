@@ -8,6 +8,7 @@ pub mod lines;
 pub mod relevance;
 pub mod robust;
 pub mod secrets;
+pub mod signal;
 pub mod stats;
 
 /// Maximal runs of dropped units (`keep[i]` false), in order: each becomes
