@@ -67,6 +67,8 @@ pub struct Account {
     pub peeled: Vec<&'static str>,
     /// The detection rule that named the type (empty when forced).
     pub rule: &'static str,
+    /// Lean: the other detection rules that held, with their scores.
+    pub others: Vec<(&'static str, u32)>,
     /// The compressor's account of kept and dropped units, when it
     /// selected units.
     pub trace: Option<compress::Trace>,
@@ -77,19 +79,31 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
     let mut clock = crate::timings::Clock::new("engine");
     std::thread::scope(|scope| {
         let counter = crate::par::spawn(scope, || tokens::count(input));
-        let (body, layers) = unwrap::unwrap(input);
+        // Lean reads the text as a terminal shows it (escapes, overstrike
+        // and redraws resolved); the original is stored as it came.
+        let cleaned = match opts.profile {
+            Profile::Lean => crate::compress::shared::clean::clean(input),
+            Profile::Compat => std::borrow::Cow::Borrowed(input),
+        };
+        let coloured = matches!(cleaned, std::borrow::Cow::Owned(_));
+        let (body, layers) = unwrap::unwrap(&cleaned);
         clock.mark("unwrap");
         let mut account = Account {
             forced: opts.forced_type.is_some(),
             peeled: layers.iter().map(unwrap::Wrapper::name).collect(),
             rule: "",
+            others: Vec::new(),
             trace: None,
         };
         let (ct, parsed) = match &opts.forced_type {
             Some(t) => (t.clone(), Parsed::Nothing),
             None => {
-                let d = detect::detect_as(&body, opts.profile, true);
+                let d = match opts.profile {
+                    Profile::Lean => detect::detect_lean(&body, true, coloured),
+                    Profile::Compat => detect::detect_as(&body, opts.profile, true),
+                };
                 account.rule = d.rule;
+                account.others = d.others;
                 (d.ct, d.parsed)
             }
         };
@@ -124,6 +138,19 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
             }
             Ok((out, c.reported, known, c.metadata))
         });
+        // Lean's floor: the text as a terminal shows it, when the
+        // compressor has nothing better (it declined, or its view is
+        // larger than the cleaned text).
+        let candidate = match (&cleaned, candidate) {
+            (
+                std::borrow::Cow::Owned(c),
+                Err(PassThrough::Declined(_) | PassThrough::Unchanged),
+            ) => Ok((c.clone(), None, None, Vec::new())),
+            (std::borrow::Cow::Owned(c), Ok(v)) if v.0.len() > c.len() => {
+                Ok((c.clone(), None, None, Vec::new()))
+            }
+            (_, c) => c,
+        };
         // The handle (SHA-256 of the input) is computed beside the output's
         // count rather than after it.
         let hasher = (candidate.is_ok() || budget.is_some())
@@ -143,7 +170,10 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
             Some(b) if before <= b => {
                 let parsed = match &opts.forced_type {
                     Some(_) => Parsed::Nothing,
-                    None => detect::detect_as(&body, opts.profile, true).parsed,
+                    None => match opts.profile {
+                        Profile::Lean => detect::detect_lean(&body, true, coloured).parsed,
+                        Profile::Compat => detect::detect_as(&body, opts.profile, true).parsed,
+                    },
                 };
                 run(parsed, None).and_then(|c| {
                     let known = c.tokens.filter(|_| layers.is_empty());

@@ -1,6 +1,8 @@
 //! Machinery shared by the compressors: marker summaries, the kind guard,
 //! BM25 relevance and robust statistics.
 
+pub mod clean;
+pub mod fold;
 pub mod invariants;
 pub mod kinds;
 pub mod lean;
