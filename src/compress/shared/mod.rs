@@ -9,6 +9,7 @@ pub mod lean;
 pub mod lines;
 pub mod relevance;
 pub mod robust;
+pub mod runsum;
 pub mod secrets;
 pub mod signal;
 pub mod stats;
