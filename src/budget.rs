@@ -10,13 +10,6 @@ use crate::compress::shared::relevance;
 use crate::content_type::ContentType;
 use crate::store::Handle;
 
-static ERROR: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(
-        r"(?i)\b(errors?|exceptions?|fail|failed|failures?|failing|fatal|panic|panicked|timeout|timed out|denied|refused|traceback|critical)\b",
-    )
-    .expect("error words")
-});
-
 static MARKER_COUNT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(r"^\W*(?:\u{2026}\s*)?(\d+)\s+(?:more\s+)?[\w ]{0,24}?(?:lines|rows|sections|matches|elements|members)\b[^\n]*elided")
         .expect("marker count")
@@ -45,7 +38,7 @@ pub fn fit_lines(view: &[u8], budget: usize, query: &str) -> Option<Vec<u8>> {
     let n = doc.len();
     let mut keep = Keep::new(n);
     for (i, l) in doc.iter().enumerate() {
-        if ERROR.is_match(l) {
+        if crate::compress::shared::signal::is_error(l) {
             keep.set(i, "error word");
         }
     }

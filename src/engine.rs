@@ -67,9 +67,72 @@ pub struct Account {
     pub peeled: Vec<&'static str>,
     /// The detection rule that named the type (empty when forced).
     pub rule: &'static str,
+    /// Lean: the other detection rules that held, with their scores.
+    pub others: Vec<(&'static str, u32)>,
     /// The compressor's account of kept and dropped units, when it
     /// selected units.
     pub trace: Option<compress::Trace>,
+}
+
+/// Tokens a lean view under a budget keeps free for its retrieve line.
+const NOTE_RESERVE: usize = 40;
+
+/// `view` with a line that names the handle, in the view's own syntax: a
+/// member or element of a JSON view, a comment in a config, source file
+/// or HTML page, a marker line anywhere else.
+fn retrieve_note(
+    ct: &ContentType,
+    lang: Option<crate::detect::Language>,
+    view: &[u8],
+    handle: &Handle,
+) -> Vec<u8> {
+    use crate::detect::Language as L;
+    let h = handle.as_str();
+    let text = format!("elided parts: caveman-engine retrieve {h} [QUERY] (MCP: caveman_retrieve)");
+    let mut out = view.to_vec();
+    let end = out
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(0, |i| i + 1);
+    let trailing = out.split_off(end);
+    let line = |out: &mut Vec<u8>, s: String| {
+        if !out.is_empty() {
+            out.push(b'\n');
+        }
+        out.extend_from_slice(s.as_bytes());
+    };
+    let first = out.iter().find(|b| !b.is_ascii_whitespace()).copied();
+    let one_value = !out.contains(&b'\n') || crate::go::json::is_valid(&out);
+    match ct {
+        ContentType::Json if one_value && first == Some(b'{') && out.ends_with(b"}") => {
+            out.pop();
+            let inner_empty = out.iter().rev().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+            if !inner_empty {
+                out.push(b',');
+            }
+            out.extend_from_slice(format!("\"__caveman_retrieve__\":\"{text}\"}}").as_bytes());
+        }
+        ContentType::Json if one_value && first == Some(b'[') && out.ends_with(b"]") => {
+            out.pop();
+            let inner_empty = out.iter().rev().find(|b| !b.is_ascii_whitespace()) == Some(&b'[');
+            if !inner_empty {
+                out.push(b',');
+            }
+            out.extend_from_slice(format!("{{\"__caveman_retrieve__\":\"{text}\"}}]").as_bytes());
+        }
+        // NDJSON: one more object line.
+        ContentType::Json => line(&mut out, format!("{{\"__caveman_retrieve__\":\"{text}\"}}")),
+        ContentType::Config => line(&mut out, format!("# caveman: {text}")),
+        ContentType::Html => line(&mut out, format!("<!-- caveman: {text} -->")),
+        ContentType::Code => {
+            let hash = matches!(lang, Some(L::Python | L::Ruby | L::Shell));
+            let prefix = if hash { "#" } else { "//" };
+            line(&mut out, format!("{prefix} caveman: {text}"));
+        }
+        _ => line(&mut out, format!("\u{2026} caveman: {text} \u{2026}")),
+    }
+    out.extend_from_slice(if trailing.is_empty() { b"" } else { b"\n" });
+    out
 }
 
 /// Compresses `input` (engine.md §1).
@@ -77,26 +140,57 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
     let mut clock = crate::timings::Clock::new("engine");
     std::thread::scope(|scope| {
         let counter = crate::par::spawn(scope, || tokens::count(input));
-        let (body, layers) = unwrap::unwrap(input);
+        // Lean reads the text as a terminal shows it (escapes, overstrike
+        // and redraws resolved); the original is stored as it came.
+        let cleaned = match opts.profile {
+            Profile::Lean => crate::compress::shared::clean::clean(input),
+            Profile::Compat => std::borrow::Cow::Borrowed(input),
+        };
+        let coloured = matches!(cleaned, std::borrow::Cow::Owned(_));
+        // Lean reads invalid UTF-8 as U+FFFD, as detection does: one bad
+        // byte must not turn the view into nothing.
+        let cleaned = match (opts.profile, std::str::from_utf8(&cleaned)) {
+            (Profile::Lean, Err(_)) => {
+                std::borrow::Cow::Owned(String::from_utf8_lossy(&cleaned).into_owned().into_bytes())
+            }
+            _ => cleaned,
+        };
+        let (body, layers) = unwrap::unwrap(&cleaned);
         clock.mark("unwrap");
         let mut account = Account {
             forced: opts.forced_type.is_some(),
             peeled: layers.iter().map(unwrap::Wrapper::name).collect(),
             rule: "",
+            others: Vec::new(),
             trace: None,
         };
         let (ct, parsed) = match &opts.forced_type {
             Some(t) => (t.clone(), Parsed::Nothing),
             None => {
-                let d = detect::detect_as(&body, opts.profile, true);
+                let d = match opts.profile {
+                    Profile::Lean => detect::detect_lean(&body, true, coloured),
+                    Profile::Compat => detect::detect_as(&body, opts.profile, true),
+                };
                 account.rule = d.rule;
+                account.others = d.others;
                 (d.ct, d.parsed)
             }
         };
         clock.mark("detect");
         let entry = compress::lookup(&ct);
+        let lang = match &parsed {
+            Parsed::Code(l) => Some(*l),
+            _ => None,
+        };
         // A body of at most N bytes has at most N tokens: no budget to keep.
-        let budget = opts.budget.filter(|&b| input.len() > b);
+        // Lean keeps room for the line that names the handle.
+        let budget = opts
+            .budget
+            .filter(|&b| input.len() > b)
+            .map(|b| match opts.profile {
+                Profile::Lean if b > 2 * NOTE_RESERVE => b - NOTE_RESERVE,
+                _ => b,
+            });
         let run = |parsed: Parsed<'_>, budget: Option<usize>| match entry {
             None => Err(PassThrough::Unregistered),
             Some(e) => {
@@ -124,6 +218,19 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
             }
             Ok((out, c.reported, known, c.metadata))
         });
+        // Lean's floor: the text as a terminal shows it, when the
+        // compressor has nothing better (it declined, or its view is
+        // larger than the cleaned text).
+        let candidate = match (&cleaned, candidate) {
+            (
+                std::borrow::Cow::Owned(c),
+                Err(PassThrough::Declined(_) | PassThrough::Unchanged),
+            ) => Ok((c.clone(), None, None, Vec::new())),
+            (std::borrow::Cow::Owned(c), Ok(v)) if v.0.len() > c.len() => {
+                Ok((c.clone(), None, None, Vec::new()))
+            }
+            (_, c) => c,
+        };
         // The handle (SHA-256 of the input) is computed beside the output's
         // count rather than after it.
         let hasher = (candidate.is_ok() || budget.is_some())
@@ -143,7 +250,10 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
             Some(b) if before <= b => {
                 let parsed = match &opts.forced_type {
                     Some(_) => Parsed::Nothing,
-                    None => detect::detect_as(&body, opts.profile, true).parsed,
+                    None => match opts.profile {
+                        Profile::Lean => detect::detect_lean(&body, true, coloured).parsed,
+                        Profile::Compat => detect::detect_as(&body, opts.profile, true).parsed,
+                    },
                 };
                 run(parsed, None).and_then(|c| {
                     let known = c.tokens.filter(|_| layers.is_empty());
@@ -213,7 +323,8 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
             pass_through: Some(why),
             account: account.clone(),
         };
-        let (out, reported, after, metadata) = match candidate {
+        let mut over = over_budget;
+        let (mut out, reported, mut after, metadata) = match candidate {
             Ok(c) => c,
             Err(why) => return pass(why),
         };
@@ -230,6 +341,22 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
         let handle = hasher
             .and_then(|h| h.join().ok())
             .unwrap_or_else(|| Handle::of(input));
+        // A lossy lean view names its handle and how to get the rest: an
+        // agent that sees only the view (stdout, an MCP text block) can
+        // still retrieve.
+        if opts.profile == Profile::Lean && !lossless && !out.windows(4).any(|w| w == b"ccr_") {
+            let noted = retrieve_note(&ct, lang, &out, &handle);
+            let n = tokens::count(&noted);
+            // Never at the cost of the budget the view met.
+            let fits = opts.budget.is_none_or(|b| n <= b || after > b);
+            if n < before && fits {
+                out = noted;
+                after = n;
+                if let Some(b) = opts.budget {
+                    over = after > b;
+                }
+            }
+        }
         let put = store.put_as(
             handle,
             &NewRecord {
@@ -266,7 +393,7 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
                 error: None,
                 profile: opts.profile,
                 budget: opts.budget,
-                over_budget,
+                over_budget: over,
             },
             pass_through: None,
             account,

@@ -12,6 +12,8 @@ mod gofmt;
 mod golden;
 #[path = "integration/hardening.rs"]
 mod hardening;
+#[path = "integration/lean_answers.rs"]
+mod lean_answers;
 #[path = "integration/lines.rs"]
 mod lines;
 #[path = "integration/mcp.rs"]

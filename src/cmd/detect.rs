@@ -49,13 +49,23 @@ fn parse(args: &[String]) -> Result<(Profile, bool)> {
 pub fn run(args: &[String]) -> Result<()> {
     let (profile, explain) = parse(args)?;
     let input = read_stdin()?;
-    let (body, layers) = crate::unwrap::unwrap(&input);
-    let d = crate::detect::detect_as(&body, profile, false);
+    // Lean reads the text as a terminal shows it, wrappers included.
+    let clean = match profile {
+        Profile::Lean => crate::compress::shared::clean::clean(&input),
+        Profile::Compat => std::borrow::Cow::Borrowed(&input[..]),
+    };
+    let (body, layers) = crate::unwrap::unwrap(&clean);
+    let d = match (profile, &clean) {
+        (Profile::Lean, std::borrow::Cow::Owned(_)) => {
+            crate::detect::detect_lean(&body, false, true)
+        }
+        _ => crate::detect::detect_as(&body, profile, false),
+    };
     // A failure to write stdout is ignored (cli.md §4).
     let _ = write_stdout(format!("{}\n", d.ct).as_bytes());
     if explain {
         let peeled: Vec<&'static str> = layers.iter().map(|w| w.name()).collect();
-        let _ = write_stderr_line(super::explain::detect(&d.ct, d.rule, &peeled).as_bytes());
+        let _ = write_stderr_line(super::explain::detect(&d, &peeled).as_bytes());
     }
     Ok(())
 }

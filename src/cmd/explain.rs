@@ -16,6 +16,17 @@ fn detected(ct: &ContentType, account: &Account) -> String {
     if !account.peeled.is_empty() {
         s.push_str(&format!(" (after peeling: {})", account.peeled.join(", ")));
     }
+    if !account.others.is_empty() {
+        let others: Vec<String> = account
+            .others
+            .iter()
+            .map(|(name, score)| format!("{name} {score}%"))
+            .collect();
+        s.push_str(&format!(
+            "; other rules that held (share of lines explained): {}",
+            others.join(", ")
+        ));
+    }
     s
 }
 
@@ -90,12 +101,13 @@ fn trace_line(t: &crate::compress::Trace, what: &str) -> String {
 }
 
 /// The line `detect --explain` adds on stderr.
-pub fn detect(ct: &ContentType, rule: &'static str, peeled: &[&'static str]) -> String {
+pub fn detect(d: &crate::detect::Detected<'_>, peeled: &[&'static str]) -> String {
     detected(
-        ct,
+        &d.ct,
         &Account {
             peeled: peeled.to_vec(),
-            rule,
+            rule: d.rule,
+            others: d.others.clone(),
             ..Account::default()
         },
     )

@@ -33,6 +33,9 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     }
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
     if input.profile.is_lean() {
+        if matches!(input.parsed, crate::detect::Parsed::Unsure) {
+            return super::text::unsure(text);
+        }
         return lean(text, input.query, input.budget);
     }
     compress(text)

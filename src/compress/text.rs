@@ -68,9 +68,21 @@ static NOISE: LazyLock<[(Regex, &'static str); 4]> = LazyLock::new(|| {
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
     if input.profile.is_lean() {
+        if matches!(input.parsed, crate::detect::Parsed::Unsure) {
+            return unsure(text);
+        }
         return lean(text, input.query, input.budget);
     }
     compress(text, input.query)
+}
+
+/// Lean, when detection recognised no structure: repetition and padding
+/// folded, no unique line dropped.
+pub(crate) fn unsure(text: &str) -> Result<Compressed, Decline> {
+    match super::shared::fold::fold(text) {
+        Some((bytes, trace)) => Ok(Compressed::traced(bytes, trace)),
+        None => Err(Decline("structure not recognised and nothing repeats")),
+    }
 }
 
 /// The cells of a Markdown table row.

@@ -60,6 +60,9 @@ pub enum Parsed<'a> {
     Config(ConfigKind),
     /// Source code in this language (lean detection).
     Code(Language),
+    /// No rule recognised the payload's structure (lean detection): the
+    /// compressor may fold repetition but must not drop unique lines.
+    Unsure,
 }
 
 /// What kind of config file the parser of detect.md §10 recognised.
@@ -87,6 +90,9 @@ pub struct Detected<'a> {
     pub parsed: Parsed<'a>,
     /// The rule that named the type, in words (for `--explain`).
     pub rule: &'static str,
+    /// Lean: the other recognisers that held, with how much of the sample
+    /// each explained (0–100), best first (for `--explain`).
+    pub others: Vec<(&'static str, u32)>,
 }
 
 /// Detects an unwrapped body under `profile`; with `keep`, hands over
@@ -96,10 +102,39 @@ pub fn detect_as(body: &[u8], profile: Profile, keep: bool) -> Detected<'_> {
         Profile::Compat => {
             let (ct, parsed) = detect_body(body, keep);
             let rule = compat_rule(&ct);
-            Detected { ct, parsed, rule }
+            Detected {
+                ct,
+                parsed,
+                rule,
+                others: Vec::new(),
+            }
         }
-        Profile::Lean => lean::detect(body, keep),
+        // Lean reads the text as a terminal shows it.
+        Profile::Lean => match crate::compress::shared::clean::clean(body) {
+            Cow::Borrowed(b) => lean::detect(b, keep, false),
+            Cow::Owned(b) => {
+                let d = lean::detect(&b, false, true);
+                Detected {
+                    ct: d.ct,
+                    parsed: match d.parsed {
+                        Parsed::Config(k) => Parsed::Config(k),
+                        Parsed::Code(l) => Parsed::Code(l),
+                        Parsed::Unsure => Parsed::Unsure,
+                        _ => Parsed::Nothing,
+                    },
+                    rule: d.rule,
+                    others: d.others,
+                }
+            }
+        },
     }
+}
+
+/// Lean detection of a body already cleaned of terminal escapes
+/// ([`crate::compress::shared::clean`]); `coloured` says cleaning
+/// changed it (output of a program on a terminal).
+pub fn detect_lean(body: &[u8], keep: bool, coloured: bool) -> Detected<'_> {
+    lean::detect(body, keep, coloured)
 }
 
 /// The rule of the compat cascade (spec/detect.md) that gives `ct`: the

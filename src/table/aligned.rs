@@ -63,11 +63,6 @@ impl Aligned {
     }
 }
 
-/// True when the lines are mostly one aligned or box-drawn table.
-pub fn looks_aligned(lines: &[&str]) -> bool {
-    parse(lines).is_some()
-}
-
 fn is_border(l: &str) -> bool {
     let t = l.trim();
     !t.is_empty()

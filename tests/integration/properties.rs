@@ -233,6 +233,7 @@ proptest! {
                 }
                 Parsed::Config(_) => prop_assert_eq!(&word, &ContentType::Config),
                 Parsed::Code(_) => prop_assert!(false, "compat detection names no language"),
+                Parsed::Unsure => prop_assert!(false, "compat detection is never unsure"),
                 Parsed::Nothing => prop_assert!(word != ContentType::Json && word != ContentType::Tabular),
             }
         }

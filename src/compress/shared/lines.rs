@@ -335,6 +335,8 @@ pub(crate) fn priority(reason: &str) -> u8 {
     } else if r.contains("context") {
         6
     } else if r.contains("stack frame")
+        || r.contains("warning")
+        || r.contains("summary")
         || r.contains("timestamp")
         || r.contains("extreme")
         || r.contains("anomaly")

@@ -1,13 +1,17 @@
 //! Machinery shared by the compressors: marker summaries, the kind guard,
 //! BM25 relevance and robust statistics.
 
+pub mod clean;
+pub mod fold;
 pub mod invariants;
 pub mod kinds;
 pub mod lean;
 pub mod lines;
 pub mod relevance;
 pub mod robust;
+pub mod runsum;
 pub mod secrets;
+pub mod signal;
 pub mod stats;
 
 /// Maximal runs of dropped units (`keep[i]` false), in order: each becomes

@@ -98,10 +98,16 @@ impl<'a> Field<'a> {
         match v {
             Scalar::Num(text, x) => {
                 self.numbers += 1;
-                if self.min.is_none_or(|m| x < m.0) {
+                if self
+                    .min
+                    .is_none_or(|m| cmp_number((x, text), (m.0, m.1)).is_lt())
+                {
                     self.min = Some((x, text, unit));
                 }
-                if self.max.is_none_or(|m| x > m.0) {
+                if self
+                    .max
+                    .is_none_or(|m| cmp_number((x, text), (m.0, m.1)).is_gt())
+                {
                     self.max = Some((x, text, unit));
                 }
             }
@@ -250,7 +256,8 @@ impl<'a> Stats<'a> {
             let name = &f.name;
             if f.numeric() {
                 let (lo, hi) = (f.min.expect("numeric"), f.max.expect("numeric"));
-                if lo.0 == hi.0 && f.present == n && f.nulls == 0 {
+                if cmp_number((lo.0, lo.1), (hi.0, hi.1)).is_eq() && f.present == n && f.nulls == 0
+                {
                     all.push(format!("{name}={}", lo.1));
                 } else {
                     ranges.push(format!("{name}={}..{}", lo.1, hi.1));
@@ -337,6 +344,61 @@ fn distinct_text(f: &Field<'_>) -> String {
     }
 }
 
+/// Two numbers in order, exactly: by value, and where the floats are
+/// equal (integers beyond 2^53, long decimals) by their decimal literals.
+pub fn cmp_number(a: (f64, &str), b: (f64, &str)) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    match a.0.partial_cmp(&b.0) {
+        Some(Ordering::Equal) | None => {}
+        Some(o) => return o,
+    }
+    match (decimal(a.1), decimal(b.1)) {
+        (Some(x), Some(y)) => {
+            let o =
+                x.1.len()
+                    .cmp(&y.1.len())
+                    .then_with(|| x.1.cmp(&y.1))
+                    .then_with(|| {
+                        // Fractions: compare digit by digit, missing digits are 0.
+                        let (p, q) = (x.2.as_bytes(), y.2.as_bytes());
+                        (0..p.len().max(q.len()))
+                            .map(|i| p.get(i).unwrap_or(&b'0').cmp(q.get(i).unwrap_or(&b'0')))
+                            .find(|o| o.is_ne())
+                            .unwrap_or(Ordering::Equal)
+                    });
+            let zero = |d: &(bool, String, String)| d.1 == "0" && d.2.is_empty();
+            if zero(&x) && zero(&y) {
+                return Ordering::Equal;
+            }
+            match (x.0, y.0) {
+                (false, false) => o,
+                (true, true) => o.reverse(),
+                (true, false) => Ordering::Less,
+                (false, true) => Ordering::Greater,
+            }
+        }
+        _ => Ordering::Equal,
+    }
+}
+
+/// A plain decimal literal as (negative, integer digits without leading
+/// zeros, fraction digits without trailing zeros); `None` with an exponent.
+fn decimal(t: &str) -> Option<(bool, String, String)> {
+    let t = t.trim();
+    let (neg, t) = match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let t: String = t.chars().filter(|&c| c != ',').collect();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return None;
+    }
+    let (int, frac) = t.split_once('.').unwrap_or((&t, ""));
+    let int = int.trim_start_matches('0');
+    let int = if int.is_empty() { "0" } else { int };
+    Some((neg, int.to_string(), frac.trim_end_matches('0').to_string()))
+}
+
 /// A number as summaries read it: the literal text parsed as a float
 /// (commas between digit groups allowed), finite.
 pub fn number(text: &str) -> Option<f64> {
@@ -407,6 +469,35 @@ mod tests {
         }
         let r = s.render("rows", true, 1000);
         assert!(!r.contains("hunter2") && !r.contains("AKIA"), "{r}");
+    }
+
+    #[test]
+    fn numbers_compare_exactly() {
+        use std::cmp::Ordering::*;
+        let n = |t: &'static str| (number(t).unwrap(), t);
+        assert_eq!(
+            cmp_number(n("1700000000000000000"), n("1700000000000000001")),
+            Less
+        );
+        assert_eq!(cmp_number(n("0.10000000000000000001"), n("0.1")), Greater);
+        assert_eq!(cmp_number(n("-5"), n("3")), Less);
+        assert_eq!(
+            cmp_number(n("-1700000000000000001"), n("-1700000000000000000")),
+            Less
+        );
+        assert_eq!(cmp_number(n("2.50"), n("2.5")), Equal);
+        let mut s = Stats::new(8);
+        for (i, t) in ["1700000000000000000", "1700000000000000001"]
+            .iter()
+            .enumerate()
+        {
+            s.unit();
+            s.add(i, "span_id", Scalar::Num(t, number(t).unwrap()));
+        }
+        assert_eq!(
+            s.render("lines", false, 1000),
+            "2 total lines; span_id=1700000000000000000..1700000000000000001"
+        );
     }
 
     #[test]

@@ -20,22 +20,8 @@ use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use regex::Regex;
-use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::lines::{Keep, Lines, Pieces, Trace};
-
-/// Error level words and error words (whole words, any case).
-static ERROR_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(errors?|err|fatal|critical|crit|severe|emerg|emergency|alert|panic|panicked|exceptions?|fail|failed|failures?|failing|timeout|timed out|denied|refused|traceback|aborted|segfault|killed)\b",
-    )
-    .expect("error line pattern")
-});
-
-/// Warning levels.
-static WARN_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(warn|warning|warnings)\b|\[(warn|warning)\]").expect("warning pattern")
-});
+use super::lines::{Lines, Pieces};
 
 /// Lines that continue the record above them: stack frames, causes,
 /// compiler locations and source snippets.
@@ -81,13 +67,7 @@ static UUID: LazyLock<Regex> = LazyLock::new(|| {
         .expect("uuid pattern")
 });
 
-pub fn is_error(line: &str) -> bool {
-    ERROR_LINE.is_match(line)
-}
-
-pub fn is_warning(line: &str) -> bool {
-    WARN_LINE.is_match(line)
-}
+pub use super::signal::is_error;
 
 /// Stands for a variable while a line is read.
 const VAR: char = '\u{0}';
@@ -333,209 +313,9 @@ pub(crate) struct Rules {
     pub unit: &'static str,
 }
 
-/// Lines a compressor with fewer lines leaves alone.
-pub const MIN_LINES: usize = 8;
-/// Query hits added at most.
-const QUERY_FILL: usize = 16;
-/// Continuation lines kept after one signal line, at most.
-const MAX_CONTINUATION: usize = 40;
-/// Frequent templates kept one exemplar each, at most.
-const MAX_EXEMPLARS: usize = 60;
+mod cut;
 
-/// The lean view of a document's lines: the pieces and the account.
-pub(crate) fn cut(
-    doc: &Lines<'_>,
-    rules: &Rules,
-    query: &str,
-    budget: Option<usize>,
-) -> Option<(Pieces, Trace)> {
-    let n = doc.len();
-    let mut clock = crate::timings::Clock::new("lean cut");
-    let blank = |l: &str| l.trim().is_empty();
-    // No list of the non-blank lines (8 bytes a line): their count, the
-    // first, and the last ones from the end.
-    let first_line = doc.iter().position(|l| !blank(l))?;
-    let total = doc.iter().filter(|l| !blank(l)).count();
-    if total < MIN_LINES {
-        return None;
-    }
-    let from_end = |k: usize| n - 1 - k;
-    let mut keep = Keep::new(n);
-    // The first line and the last ones.
-    keep.set(first_line, "head/tail");
-    for (k, _) in doc
-        .body()
-        .rsplit('\n')
-        .enumerate()
-        .filter(|(_, l)| !blank(l))
-        .take(rules.tail.max(1))
-    {
-        keep.set(from_end(k), "head/tail");
-    }
-    // The first and last timestamps (a blank line holds none).
-    let first_ts = doc.iter().position(|l| TIMESTAMP.is_match(l));
-    // No first one: no last one either (no second scan).
-    let last_ts = first_ts.and_then(|_| {
-        doc.body()
-            .rsplit('\n')
-            .position(|l| TIMESTAMP.is_match(l))
-            .map(from_end)
-    });
-    for i in first_ts.into_iter().chain(last_ts) {
-        keep.set(i, "first/last timestamp");
-    }
-    let span = match (first_ts, last_ts) {
-        (Some(a), Some(b)) => {
-            let ts = |i: usize| TIMESTAMP.find(doc.line(i)).map_or("", |m| m.as_str());
-            format!(", from {} to {}", ts(a), ts(b))
-        }
-        _ => String::new(),
-    };
-    // Errors and warnings, each distinct line once, with what follows.
-    let signals =
-        doc.matching(|l| is_error(l) || is_warning(l) || rules.extra.is_some_and(|f| f(l)));
-    clock.mark("timestamps, signals");
-    let mut seen: FxHashSet<&str> = FxHashSet::default();
-    for &i in &signals {
-        let line = doc.line(i).trim_end();
-        if seen.insert(line) {
-            keep.set(i, "error or warning (each distinct line)");
-            // The block it heads.
-            let mut j = i + 1;
-            while j < n && j - i <= MAX_CONTINUATION && CONTINUATION.is_match(doc.line(j)) {
-                keep.set(j, "stack frame or diagnostic");
-                j += 1;
-            }
-        }
-    }
-    drop(signals);
-    // One exemplar per frequent template: every part counts its
-    // non-blank lines' templates (how many, the first) and names those of
-    // its kept lines; no template is held per line.
-    type Tally = FxHashMap<String, (usize, usize)>;
-    let parts: Vec<(Tally, FxHashSet<String>)> =
-        crate::par::map(crate::par::ranges(n, 4096), |r| {
-            let mut tally: Tally = FxHashMap::default();
-            let mut shown: FxHashSet<String> = FxHashSet::default();
-            for (i, line) in r.clone().zip(doc.range(r)) {
-                let is_blank = blank(line);
-                let kept = keep.get(i);
-                if is_blank && !kept {
-                    continue;
-                }
-                // A plain line is its own template: no copy to look it up.
-                let t: Cow<'_, str> = if is_own_template(line) {
-                    Cow::Borrowed(line)
-                } else {
-                    Cow::Owned(template(line))
-                };
-                if kept {
-                    shown.insert(t.to_string());
-                }
-                if !is_blank {
-                    match tally.get_mut(&*t) {
-                        Some(e) => e.0 += 1,
-                        None => {
-                            tally.insert(t.into_owned(), (1, i));
-                        }
-                    }
-                }
-            }
-            (tally, shown)
-        });
-    clock.mark("templates");
-    let mut tally: Tally = FxHashMap::default();
-    let mut shown: FxHashSet<String> = FxHashSet::default();
-    for (part, part_shown) in parts {
-        for (t, (c, first)) in part {
-            let e = tally.entry(t).or_insert((0, first));
-            e.0 += c;
-            e.1 = e.1.min(first);
-        }
-        shown.extend(part_shown);
-    }
-    let mut by_count: Vec<(&str, usize, usize)> = tally
-        .iter()
-        .map(|(t, &(c, f))| (t.as_str(), c, f))
-        .collect();
-    by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
-    for &(t, c, first) in by_count.iter().take(MAX_EXEMPLARS) {
-        if c * 100 < total {
-            break;
-        }
-        if !shown.contains(t) {
-            shown.insert(t.to_owned());
-            keep.set(first, "one line of each frequent kind");
-        }
-    }
-    clock.mark("exemplars");
-    keep.fill_query(query, QUERY_FILL, |i| doc.line(i).into());
-    let unit = rules.unit;
-    // The closing marker states the total and the most frequent kinds;
-    // under a budget it takes at most a quarter of it.
-    let close = (total > 100 || budget.is_some()).then(|| {
-        let mut listed = (total / 400).clamp(3, 8);
-        let mut c = closing(&by_count, &span, n, unit, listed);
-        if let Some(b) = budget {
-            listed = by_count.len().min(20);
-            c = closing(&by_count, &span, n, unit, listed);
-            while listed > 0 && crate::tokens::count(c.as_bytes()) * 4 > b {
-                listed -= 1;
-                c = closing(&by_count, &span, n, unit, listed);
-            }
-        }
-        c
-    });
-    let unfit = keep.fit_text(
-        budget,
-        |i| doc.line(i),
-        "\u{2026} 9999 lines elided (caveman) \u{2026}",
-        close.as_deref().unwrap_or(""),
-    );
-    let fitted = budget.is_some();
-    let (mut pieces, _, trace) = keep.collapse(|run| {
-        (fitted || run.len() >= 2).then(|| {
-            (
-                format!("\u{2026} {} {unit} elided (caveman) \u{2026}", run.len()),
-                0,
-            )
-        })
-    });
-    if let Some(note) = unfit.note(unit) {
-        pieces.marker(note);
-    }
-    if let Some(c) = close {
-        pieces.marker(c);
-    }
-    clock.mark("markers");
-    Some((pieces, trace))
-}
-
-/// The last marker: the total and the most frequent templates.
-fn closing(
-    by_count: &[(&str, usize, usize)],
-    span: &str,
-    n: usize,
-    unit: &str,
-    listed: usize,
-) -> String {
-    let mut s = format!(
-        "\u{2026} caveman: {n} {unit} in all{span}, {} kinds",
-        by_count.len()
-    );
-    if listed > 0 {
-        s.push_str("; most frequent:");
-    }
-    for (k, (t, c, _)) in by_count.iter().take(listed).enumerate() {
-        let t: String = t.chars().take(160).collect();
-        if k > 0 {
-            s.push(';');
-        }
-        s.push_str(&format!(" {c}\u{00d7} {t}"));
-    }
-    s.push_str(" \u{2026}");
-    s
-}
+pub(crate) use cut::cut;
 
 /// Joins pieces for a document whose units are its lines.
 pub(crate) fn join(doc: &Lines<'_>, pieces: &Pieces) -> Vec<u8> {

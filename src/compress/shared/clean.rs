@@ -1,0 +1,273 @@
+//! Text as a terminal shows it, for lean detection and every lean
+//! compressor: a colour diff is then a diff, a coloured table a table, a
+//! man page rendered by nroff plain text. The stored original keeps every
+//! byte; the view shows the clean text.
+//!
+//! - escape sequences are removed: CSI (`ESC [ … final`), OSC, DCS, SOS,
+//!   PM and APC strings (ended by BEL or `ESC \`), charset designations
+//!   (`ESC ( B`), and two-byte escapes (`ESC 7`, `ESC M`, `ESC =`); the
+//!   shift and bell controls (SO, SI, BEL) go with them;
+//! - overstrike is resolved: `X BS Y` shows `Y` (nroff's bold `N\bN` and
+//!   underline `_\bN`);
+//! - carriage-return redraws inside a line keep the last non-empty frame
+//!   (a CR before LF is a line ending and stays);
+//! - a text whose lines end in bare CRs and that holds no LF (classic Mac
+//!   files, some serial logs) gets LF line endings.
+
+use std::borrow::Cow;
+
+const ESC: u8 = 0x1b;
+const BS: u8 = 0x08;
+const CR: u8 = b'\r';
+
+/// `body` as a terminal shows it (module doc); borrowed when nothing
+/// changes.
+pub fn clean(body: &[u8]) -> Cow<'_, [u8]> {
+    let has_escape = memchr::memchr3(ESC, BS, 0x07, body).is_some()
+        || memchr::memchr2(0x0e, 0x0f, body).is_some();
+    let cr_lines = cr_line_endings(body);
+    let redraw = !cr_lines && has_lone_cr(body);
+    if !has_escape && !cr_lines && !redraw {
+        return Cow::Borrowed(body);
+    }
+    let mut out = Vec::with_capacity(body.len());
+    if cr_lines {
+        // Every bare CR ends a line.
+        let mut text: Vec<u8> = Vec::with_capacity(body.len());
+        for (i, &b) in body.iter().enumerate() {
+            if b == CR && body.get(i + 1) == Some(&b'\n') {
+                continue;
+            }
+            text.push(if b == CR { b'\n' } else { b });
+        }
+        for line in text.split_inclusive(|&b| b == b'\n') {
+            clean_line(line, &mut out);
+        }
+    } else {
+        for line in body.split_inclusive(|&b| b == b'\n') {
+            clean_line(line, &mut out);
+        }
+    }
+    if out == body {
+        Cow::Borrowed(body)
+    } else {
+        Cow::Owned(out)
+    }
+}
+
+/// Lines end in bare CRs: two or more of them, and at most one LF (a
+/// final one).
+fn cr_line_endings(b: &[u8]) -> bool {
+    let lfs = memchr::memchr_iter(b'\n', b).take(2).count();
+    lfs <= 1
+        && (lfs == 0 || b.ends_with(b"\n"))
+        && memchr::memchr_iter(CR, b)
+            .filter(|&i| i + 1 < b.len() && b[i + 1] != b'\n')
+            .take(2)
+            .count()
+            >= 2
+}
+
+/// A CR that is not followed by LF (nor ends the text).
+fn has_lone_cr(b: &[u8]) -> bool {
+    memchr::memchr_iter(CR, b).any(|i| i + 1 < b.len() && b[i + 1] != b'\n')
+}
+
+/// One line (with its LF, if any) cleaned onto `out`.
+fn clean_line(line: &[u8], out: &mut Vec<u8>) {
+    let (body, ending): (&[u8], &[u8]) = if let Some(b) = line.strip_suffix(b"\r\n") {
+        (b, b"\r\n")
+    } else if let Some(b) = line.strip_suffix(b"\n") {
+        (b, b"\n")
+    } else {
+        (line, b"")
+    };
+    // The last non-empty carriage-return frame (frames are read after
+    // escapes are gone: `50%\r\x1b[K` ends with an empty frame).
+    let start = out.len();
+    if memchr::memchr(CR, body).is_some() {
+        let mut last: Option<Vec<u8>> = None;
+        for frame in body.split(|&b| b == CR) {
+            let mut f = Vec::with_capacity(frame.len());
+            strip(frame, &mut f);
+            if !f.is_empty() {
+                last = Some(f);
+            }
+        }
+        if let Some(f) = last {
+            out.extend_from_slice(&f);
+        }
+    } else {
+        strip(body, out);
+    }
+    debug_assert!(out.len() >= start);
+    out.extend_from_slice(ending);
+}
+
+/// Escapes removed and overstrike resolved, appended to `out`.
+fn strip(b: &[u8], out: &mut Vec<u8>) {
+    let line_start = out.len();
+    // After a BS: the next character replaces the one before the BS.
+    let mut overstrike = false;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            ESC => {
+                i += escape_len(b, i);
+                continue;
+            }
+            0x07 | 0x0e | 0x0f => {
+                i += 1;
+                continue;
+            }
+            BS => {
+                overstrike = out.len() > line_start;
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
+        let len = utf8_len(c).min(b.len() - i);
+        if overstrike {
+            // Remove the character before the BS.
+            let mut k = out.len() - 1;
+            while k > line_start && (out[k] & 0xC0) == 0x80 {
+                k -= 1;
+            }
+            out.truncate(k);
+            overstrike = false;
+        }
+        out.extend_from_slice(&b[i..i + len]);
+        i += len;
+    }
+}
+
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0xF0..=0xF7 => 4,
+        0xE0..=0xEF => 3,
+        0xC0..=0xDF => 2,
+        _ => 1,
+    }
+}
+
+/// Bytes of the escape sequence at `b[at]` (an ESC); a lone ESC is one.
+fn escape_len(b: &[u8], at: usize) -> usize {
+    let Some(&next) = b.get(at + 1) else {
+        return 1;
+    };
+    match next {
+        b'[' => {
+            let mut j = at + 2;
+            while j < b.len() && (0x30..=0x3f).contains(&b[j]) {
+                j += 1;
+            }
+            while j < b.len() && (0x20..=0x2f).contains(&b[j]) {
+                j += 1;
+            }
+            if j < b.len() && (0x40..=0x7e).contains(&b[j]) {
+                j + 1 - at
+            } else {
+                j - at
+            }
+        }
+        // OSC, DCS, SOS, PM, APC: a string ended by BEL or ST (ESC \).
+        b']' | b'P' | b'X' | b'^' | b'_' => {
+            let mut j = at + 2;
+            while j < b.len() {
+                if b[j] == 0x07 {
+                    return j + 1 - at;
+                }
+                if b[j] == ESC {
+                    return if b.get(j + 1) == Some(&b'\\') {
+                        j + 2 - at
+                    } else {
+                        j - at
+                    };
+                }
+                if b[j] == b'\n' {
+                    return j - at;
+                }
+                j += 1;
+            }
+            j - at
+        }
+        // Charset designations and line attributes: ESC ( B, ESC # 8.
+        b'(' | b')' | b'*' | b'+' | b'-' | b'.' | b'/' | b'#' | b'%' => {
+            if at + 2 < b.len() && b[at + 2] != b'\n' {
+                3
+            } else {
+                2
+            }
+        }
+        // Two-byte escapes (Fp, Fe, Fs).
+        0x30..=0x7e => 2,
+        _ => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(s: &str) -> String {
+        String::from_utf8(clean(s.as_bytes()).into_owned()).unwrap()
+    }
+
+    #[test]
+    fn colour_diff_is_a_diff() {
+        let s = "\x1b[1mdiff --git a/x b/x\x1b[m\n\x1b[36m@@ -1 +1 @@\x1b[m\n\x1b[31m-a\x1b[m\n\x1b[32m+b\x1b[m\n";
+        assert_eq!(c(s), "diff --git a/x b/x\n@@ -1 +1 @@\n-a\n+b\n");
+    }
+
+    #[test]
+    fn escapes_of_every_kind() {
+        assert_eq!(c("a\x1b]0;title\x07b\x1b]8;;http://x\x1b\\c"), "abc");
+        assert_eq!(c("\x1b(Bx\x1b)0y\x1b7z\x1b8"), "xyz");
+        assert_eq!(c("\x1b[38;5;196mred\x1b[0m \x1b[?25lok\x1b[?25h"), "red ok");
+        assert_eq!(c("\x1bPq#0;2;0;0;0\x1b\\after"), "after");
+        assert_eq!(c("bell\x07 \x0eshift\x0f"), "bell shift");
+        assert_eq!(c("lone\x1b"), "lone");
+    }
+
+    #[test]
+    fn overstrike_resolves() {
+        assert_eq!(c("N\x08NA\x08AM\x08ME\x08E"), "NAME");
+        assert_eq!(c("_\x08f_\x08i_\x08l_\x08e"), "file");
+        assert_eq!(c("\u{e9}\x08\u{e9}t\u{e9}"), "\u{e9}t\u{e9}");
+        assert_eq!(c("\x08x"), "x");
+    }
+
+    #[test]
+    fn redraws_keep_the_last_frame() {
+        assert_eq!(c("10%\r50%\r100% done\nnext\n"), "100% done\nnext\n");
+        assert_eq!(c("a 50%\r\x1b[2K\nb\n"), "a 50%\nb\n");
+        assert_eq!(c("line\r\nline2\r\n"), "line\r\nline2\r\n");
+    }
+
+    #[test]
+    fn bare_cr_line_endings_become_lf() {
+        assert_eq!(c("a,b\rc,d\re,f\r"), "a,b\nc,d\ne,f\n");
+        assert_eq!(c("a,b\rc,d\re,f\r\n"), "a,b\nc,d\ne,f\n");
+    }
+
+    #[test]
+    fn plain_text_is_borrowed() {
+        assert!(matches!(clean(b"plain\ntext\n"), Cow::Borrowed(_)));
+        assert!(matches!(clean(b"crlf\r\ntext\r\n"), Cow::Borrowed(_)));
+    }
+
+    proptest::proptest! {
+        /// Cleaning is idempotent, keeps valid UTF-8 valid, never grows
+        /// the text (but for CR→LF, which keeps its length).
+        #[test]
+        fn idempotent_and_shrinking(s in "[a-z \\n\\r\\x08\\x1b\\[;0-9m\\]\\x07é]{0,60}") {
+            let once = clean(s.as_bytes()).into_owned();
+            proptest::prop_assert!(once.len() <= s.len());
+            proptest::prop_assert!(std::str::from_utf8(&once).is_ok());
+            let twice = clean(&once).into_owned();
+            proptest::prop_assert_eq!(&twice, &once);
+        }
+    }
+}

@@ -1,0 +1,361 @@
+//! The lean cut of a document's lines (module doc of [`super`]): which
+//! lines stay, and the markers that say what the others were.
+//!
+//! Kept, in the budget's priority order:
+//! 1. every error line (each distinct line once; [`crate::compress::shared::signal`]
+//!    decides by shape), with the record it heads: stack frames,
+//!    diagnostics and source snippets (at most [`MAX_CONTINUATION`], then
+//!    the block's last line: the outermost frame);
+//! 2. query hits;
+//! 3. warnings and the compressor's summary lines, the first and last
+//!    timestamped lines;
+//! 4. rare lines: every line whose template occurs once or twice (an
+//!    unexpected shutdown among thousands of requests), at most
+//!    [`max_rare`] of them; and one line of every other template;
+//! 5. the first and last lines.
+//!
+//! Every run of dropped lines becomes a marker that counts them and
+//! states what they share ([`super::super::runsum`]); a last marker
+//! counts all lines (blank ones included), their time span (first to last
+//! timestamp of one format) and the most frequent templates.
+
+use std::borrow::Cow;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::super::lines::{Keep, Lines, Pieces, Trace};
+use super::super::signal::{self, Level};
+use super::{is_own_template, template, Rules, CONTINUATION, TIMESTAMP, TS_EACH};
+use crate::compress::shared::secrets::holds_credential;
+
+/// Lines a compressor with fewer lines leaves alone.
+pub const MIN_LINES: usize = 8;
+/// Query hits added at most.
+const QUERY_FILL: usize = 16;
+/// Continuation lines kept after one signal line, at most.
+const MAX_CONTINUATION: usize = 40;
+/// How far the end of a long continuation block is looked for.
+const MAX_BLOCK: usize = 100_000;
+/// Templates kept one exemplar each, at most.
+const MAX_EXEMPLARS: usize = 200;
+/// A run of at least this many lines states what its lines share.
+const SUMMARY_RUN: usize = 4;
+/// Bytes a run's summary takes at most.
+const SUMMARY_ROOM: usize = 200;
+
+/// Rare lines kept at most: a tenth of the lines, and at least 64.
+fn max_rare(lines: usize) -> usize {
+    (lines / 10).max(64)
+}
+
+/// A template's tally: how many lines, and the first two.
+#[derive(Clone, Copy)]
+struct Tally {
+    count: usize,
+    first: usize,
+    second: usize,
+}
+
+/// The lean view of a document's lines: the pieces and the account.
+pub(crate) fn cut(
+    doc: &Lines<'_>,
+    rules: &Rules,
+    query: &str,
+    budget: Option<usize>,
+) -> Option<(Pieces, Trace)> {
+    let n = doc.len();
+    let mut clock = crate::timings::Clock::new("lean cut");
+    let blank = |l: &str| l.trim().is_empty();
+    // No list of the non-blank lines (8 bytes a line): their count, the
+    // first, and the last ones from the end.
+    let first_line = doc.iter().position(|l| !blank(l))?;
+    let total = doc.iter().filter(|l| !blank(l)).count();
+    if total < MIN_LINES {
+        return None;
+    }
+    let from_end = |k: usize| n - 1 - k;
+    let mut keep = Keep::new(n);
+    // Errors first: each distinct line once, with the record it heads.
+    let signals =
+        doc.matching(|l| signal::level(l) > Level::Other || rules.extra.is_some_and(|f| f(l)));
+    clock.mark("signals");
+    let mut seen: FxHashSet<&str> = FxHashSet::default();
+    for &i in &signals {
+        let line = doc.line(i).trim_end();
+        if !seen.insert(line) {
+            continue;
+        }
+        keep.set(
+            i,
+            match signal::level(line) {
+                Level::Error => "error (each distinct line)",
+                Level::Warning => "warning (each distinct line)",
+                Level::Other => "summary line (each distinct line)",
+            },
+        );
+        // The record it heads.
+        let mut j = i + 1;
+        while j < n && j - i <= MAX_CONTINUATION && CONTINUATION.is_match(doc.line(j)) {
+            keep.set(j, "stack frame or diagnostic");
+            j += 1;
+        }
+        // A longer block keeps its last line too (the outermost frame).
+        if j < n && j - i > MAX_CONTINUATION && CONTINUATION.is_match(doc.line(j)) {
+            let mut end = j;
+            while end + 1 < n && end - i < MAX_BLOCK && CONTINUATION.is_match(doc.line(end + 1)) {
+                end += 1;
+            }
+            keep.set(end, "stack frame or diagnostic");
+        }
+    }
+    drop(signals);
+    // The first and last timestamps, of one format: the first line that
+    // holds any, and the last line that holds one of that format.
+    let first_ts = doc.iter().position(|l| TIMESTAMP.is_match(l));
+    let format = first_ts.and_then(|i| {
+        let l = doc.line(i);
+        let at = TIMESTAMP.find(l)?.start();
+        TS_EACH
+            .iter()
+            .position(|r| r.find(l).is_some_and(|m| m.start() == at))
+    });
+    let last_ts = format.and_then(|f| {
+        doc.body()
+            .rsplit('\n')
+            .position(|l| TS_EACH[f].is_match(l))
+            .map(from_end)
+    });
+    for i in first_ts.into_iter().chain(last_ts) {
+        keep.set(i, "first/last timestamp");
+    }
+    let span = match (first_ts, last_ts, format) {
+        (Some(a), Some(b), Some(f)) if b > a => {
+            let ts = |i: usize| TS_EACH[f].find(doc.line(i)).map_or("", |m| m.as_str());
+            format!(", from {} to {}", ts(a), ts(b))
+        }
+        _ => String::new(),
+    };
+    clock.mark("timestamps");
+    // Templates: every part counts its non-blank lines' templates (how
+    // many, the first two); no template is held per line.
+    // The templates of the lines kept so far are named too.
+    type Tallies = FxHashMap<String, Tally>;
+    let parts: Vec<(Tallies, FxHashSet<String>)> =
+        crate::par::map(crate::par::ranges(n, 4096), |r| {
+            let mut tally: Tallies = FxHashMap::default();
+            let mut shown: FxHashSet<String> = FxHashSet::default();
+            for (i, line) in r.clone().zip(doc.range(r)) {
+                if blank(line) {
+                    continue;
+                }
+                // A plain line is its own template: no copy to look it up.
+                let t: Cow<'_, str> = if is_own_template(line) {
+                    Cow::Borrowed(line)
+                } else {
+                    Cow::Owned(template(line))
+                };
+                if keep.get(i) {
+                    shown.insert(t.to_string());
+                }
+                match tally.get_mut(&*t) {
+                    Some(e) => {
+                        if e.count == 1 {
+                            e.second = i;
+                        }
+                        e.count += 1;
+                    }
+                    None => {
+                        tally.insert(
+                            t.into_owned(),
+                            Tally {
+                                count: 1,
+                                first: i,
+                                second: i,
+                            },
+                        );
+                    }
+                }
+            }
+            (tally, shown)
+        });
+    clock.mark("templates");
+    let mut tally: Tallies = FxHashMap::default();
+    let mut shown: FxHashSet<String> = FxHashSet::default();
+    for (part, part_shown) in parts {
+        shown.extend(part_shown);
+        for (t, p) in part {
+            match tally.get_mut(&t) {
+                None => {
+                    tally.insert(t, p);
+                }
+                Some(e) => {
+                    // Parts are in document order: an earlier part's lines
+                    // come first.
+                    let (a, b) = if p.first < e.first { (p, *e) } else { (*e, p) };
+                    let second = if a.count >= 2 { a.second } else { b.first };
+                    *e = Tally {
+                        count: a.count + b.count,
+                        first: a.first,
+                        second,
+                    };
+                }
+            }
+        }
+    }
+    let mut by_count: Vec<(&str, Tally)> = tally.iter().map(|(t, &c)| (t.as_str(), c)).collect();
+    by_count.sort_by(|a, b| b.1.count.cmp(&a.1.count).then(a.1.first.cmp(&b.1.first)));
+    // Rare lines (a template seen once or twice), rarest and earliest first.
+    let mut rare: Vec<(usize, usize)> = by_count
+        .iter()
+        .filter(|(_, c)| c.count <= 2)
+        .flat_map(|(_, c)| {
+            let both = (c.count == 2).then_some((c.count, c.second));
+            std::iter::once((c.count, c.first)).chain(both)
+        })
+        .collect();
+    rare.sort_unstable();
+    let cap = max_rare(total);
+    let rare_left = rare.len().saturating_sub(cap);
+    for &(_, i) in rare.iter().take(cap) {
+        keep.set(i, "rare line (its kind occurs once or twice)");
+    }
+    drop(rare);
+    // One line of every other kind not shown yet.
+    for (t, c) in by_count
+        .iter()
+        .filter(|(_, c)| c.count > 2)
+        .take(MAX_EXEMPLARS)
+    {
+        if !shown.contains(*t) {
+            keep.set(c.first, "one line of each kind");
+        }
+    }
+    drop(shown);
+    clock.mark("exemplars");
+    keep.fill_query(query, QUERY_FILL, |i| doc.line(i).into());
+    // The first line and the last ones.
+    keep.set(first_line, "head/tail");
+    for (k, _) in doc
+        .body()
+        .rsplit('\n')
+        .enumerate()
+        .filter(|(_, l)| !blank(l))
+        .take(rules.tail.max(1))
+    {
+        keep.set(from_end(k), "head/tail");
+    }
+    let unit = rules.unit;
+    // The closing marker states the total and the most frequent kinds;
+    // under a budget it takes at most a quarter of it.
+    let close = (total > 100 || budget.is_some()).then(|| {
+        let facts = Closing {
+            by_count: &by_count,
+            span: &span,
+            lines: n,
+            blank: n - total,
+            unit,
+            rare_left,
+        };
+        let mut listed = (total / 400).clamp(3, 8);
+        let mut c = facts.render(listed);
+        if let Some(b) = budget {
+            listed = by_count.len().min(20);
+            c = facts.render(listed);
+            while listed > 0 && crate::tokens::count(c.as_bytes()) * 4 > b {
+                listed -= 1;
+                c = facts.render(listed);
+            }
+        }
+        c
+    });
+    let unfit = keep.fit_text(
+        budget,
+        |i| doc.line(i),
+        "\u{2026} 9999 lines elided (caveman) \u{2026}",
+        close.as_deref().unwrap_or(""),
+    );
+    let fitted = budget.is_some();
+    let (mut pieces, _, trace) = keep.collapse(|run| {
+        (fitted || run.len() >= 2).then(|| {
+            let count = run.len();
+            let facts = if !fitted && count >= SUMMARY_RUN {
+                super::super::runsum::summary(doc.range(run), SUMMARY_ROOM)
+            } else {
+                String::new()
+            };
+            let marker = if facts.is_empty() {
+                format!("\u{2026} {count} {unit} elided (caveman) \u{2026}")
+            } else {
+                format!("\u{2026} {count} {unit} elided (caveman): {facts} \u{2026}")
+            };
+            (marker, 0)
+        })
+    });
+    if let Some(note) = unfit.note(unit) {
+        pieces.marker(note);
+    }
+    if let Some(c) = close {
+        pieces.marker(c);
+    }
+    clock.mark("markers");
+    Some((pieces, trace))
+}
+
+/// What the closing marker states.
+struct Closing<'a> {
+    by_count: &'a [(&'a str, Tally)],
+    span: &'a str,
+    lines: usize,
+    blank: usize,
+    unit: &'a str,
+    rare_left: usize,
+}
+
+impl Closing<'_> {
+    /// The closing marker with the `listed` most frequent kinds; a kind
+    /// whose text holds a credential is counted, not written.
+    fn render(&self, listed: usize) -> String {
+        let (n, unit, span) = (self.lines, self.unit, self.span);
+        let blank = if self.blank > 0 {
+            format!(" ({} blank)", self.blank)
+        } else {
+            String::new()
+        };
+        let mut s = format!(
+            "\u{2026} caveman: {n} {unit} in all{blank}{span}, {} kinds",
+            self.by_count.len()
+        );
+        if self.rare_left > 0 {
+            s.push_str(&format!(
+                "; {} more lines of rare kinds are among the elided",
+                self.rare_left
+            ));
+        }
+        // Kinds of one or two lines are in the view (rare lines stay).
+        let frequent: Vec<&(&str, Tally)> = self
+            .by_count
+            .iter()
+            .filter(|(_, c)| c.count > 2)
+            .take(listed)
+            .collect();
+        if !frequent.is_empty() {
+            s.push_str("; most frequent:");
+        }
+        for (k, (t, c)) in frequent.into_iter().enumerate() {
+            if k > 0 {
+                s.push(';');
+            }
+            let t: String = t.chars().take(160).collect();
+            if holds_credential(&t) {
+                s.push_str(&format!(
+                    " {}\u{00d7} (a kind holding a credential)",
+                    c.count
+                ));
+            } else {
+                s.push_str(&format!(" {}\u{00d7} {t}", c.count));
+            }
+        }
+        s.push_str(" \u{2026}");
+        s
+    }
+}
