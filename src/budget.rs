@@ -5,6 +5,8 @@
 //! are the view's lines, in the same priority order), and the smallest
 //! view, one marker that names the handle and the counts.
 
+pub mod json;
+
 use crate::compress::shared::lines::{Keep, Lines};
 use crate::compress::shared::relevance;
 use crate::content_type::ContentType;
@@ -34,6 +36,15 @@ fn stands_for(line: &str) -> usize {
 /// the original they stand for. `None` when even the markers do not fit.
 pub fn fit_lines(view: &[u8], budget: usize, query: &str) -> Option<Vec<u8>> {
     let text = std::str::from_utf8(view).ok()?;
+    // The markers and the note of what did not fit are counted after the
+    // lines are chosen: leave them room, more when they do not fit.
+    [16, 48, 128, budget / 4]
+        .into_iter()
+        .filter(|&slack| slack < budget)
+        .find_map(|slack| fit_lines_within(text, budget, budget - slack, query))
+}
+
+fn fit_lines_within(text: &str, budget: usize, room: usize, query: &str) -> Option<Vec<u8>> {
     let doc = Lines::split(text);
     let n = doc.len();
     let mut keep = Keep::new(n);
@@ -55,7 +66,7 @@ pub fn fit_lines(view: &[u8], budget: usize, query: &str) -> Option<Vec<u8>> {
         }
     }
     let unfit = keep.fit_text(
-        Some(budget),
+        Some(room),
         |i| doc.line(i),
         "\u{2026} 99999 lines elided (caveman) \u{2026}",
         "",

@@ -282,9 +282,11 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
                         Ok(c) => &c.0,
                         Err(_) => input,
                     };
-                    let fitted = (ct != ContentType::Json)
-                        .then(|| crate::budget::fit_lines(base, b, &opts.query))
-                        .flatten();
+                    let fitted = if ct == ContentType::Json {
+                        crate::budget::json::fit(&body, b, &opts.query)
+                    } else {
+                        crate::budget::fit_lines(base, b, &opts.query)
+                    };
                     let view = match fitted {
                         Some(v) => v,
                         None => {

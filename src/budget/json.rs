@@ -1,0 +1,408 @@
+//! `--budget N` for one JSON document the JSON compressor could not fit:
+//! the document's main collection (the array or object that holds most of
+//! its bytes, found by descending while one child holds most of its
+//! parent) keeps whole elements in priority order — those that carry an
+//! error first, then query hits, then the first and the last, then the
+//! rest in order — while the view fits; one marker element (a marker
+//! member for an object) counts what went and how many error elements did
+//! not fit. Everything outside the collection is written as it is, so the
+//! view is JSON and a sub-document of the original.
+
+use crate::compress::shared::signal;
+use crate::go::json::{self, Json, Keys, Options, Value};
+
+/// Parts of a container: `(key, value)`; arrays have no keys.
+type Part<'t> = (Option<&'t str>, Json<'t>);
+
+/// The fitted view, or `None` when the body is not one JSON document or
+/// even its skeleton does not fit.
+pub fn fit(body: &[u8], budget: usize, query: &str) -> Option<Vec<u8>> {
+    let text = crate::go::unicode::trim_space(body);
+    let opts = Options {
+        keys: Keys::InputOrder,
+        max_depth: json::MAX_DEPTH,
+    };
+    let tape = json::decode_exact(text, opts).ok()?;
+    let root = tape.root();
+    let path = collection(root)?;
+    let coll = walk(root, &path);
+    let parts = parts_of(coll);
+    let n = parts.len();
+    let terms: Vec<String> = query
+        .split_whitespace()
+        .map(str::to_lowercase)
+        .filter(|t| !t.is_empty())
+        .collect();
+    let errors: Vec<bool> = parts.iter().map(|p| carries_error(*p)).collect();
+    let hits: Vec<bool> = parts
+        .iter()
+        .map(|p| !terms.is_empty() && holds_term(*p, &terms))
+        .collect();
+    let mut rank: Vec<usize> = (0..n).filter(|&i| errors[i]).collect();
+    rank.extend((0..n).filter(|&i| hits[i] && !errors[i]));
+    for i in [0, n - 1] {
+        if !rank.contains(&i) {
+            rank.push(i);
+        }
+    }
+    let ranked: std::collections::BTreeSet<usize> = rank.iter().copied().collect();
+    rank.extend((0..n).filter(|i| !ranked.contains(i)));
+    let total_errors = errors.iter().filter(|&&e| e).count();
+
+    let mut chosen = vec![false; n];
+    let view = |chosen: &[bool]| {
+        let mut out = Vec::new();
+        let kept_errors = (0..n).filter(|&i| chosen[i] && errors[i]).count();
+        let marker = Marker {
+            total: n,
+            dropped: n - chosen.iter().filter(|&&c| c).count(),
+            errors_left: total_errors - kept_errors,
+            object: coll.is_object(),
+        };
+        write_doc(&mut out, root, &path, &parts, chosen, &marker);
+        out.push(b'\n');
+        out
+    };
+    let skeleton = crate::tokens::count(&view(&chosen));
+    if skeleton > budget {
+        return None;
+    }
+    // Greedy by rank on each part's own count (a part costs its tokens
+    // plus a separator), then checked on the whole view.
+    let mut used = skeleton;
+    let mut added = Vec::new();
+    for &i in &rank {
+        let mut one = Vec::new();
+        if let Some(k) = parts[i].0 {
+            write_str(&mut one, k);
+            one.push(b':');
+        }
+        write_value(&mut one, parts[i].1);
+        let cost = crate::tokens::count(&one) + 1;
+        if used + cost <= budget {
+            chosen[i] = true;
+            used += cost;
+            added.push(i);
+        }
+    }
+    loop {
+        let out = view(&chosen);
+        if crate::tokens::count(&out) <= budget {
+            return Some(out);
+        }
+        let last = added.pop()?;
+        chosen[last] = false;
+    }
+}
+
+/// What the marker says.
+struct Marker {
+    total: usize,
+    dropped: usize,
+    errors_left: usize,
+    object: bool,
+}
+
+impl Marker {
+    fn invariants(&self) -> String {
+        let what = if self.object { "members" } else { "elements" };
+        let mut s = format!(
+            "{} total {what}, {} elided to fit the budget (errors first, then query hits, then the first and last)",
+            self.total, self.dropped
+        );
+        if self.errors_left > 0 {
+            s.push_str(&format!(
+                "; {} {what} with errors did not fit",
+                self.errors_left
+            ));
+        }
+        s
+    }
+}
+
+/// The path (child indexes) to the document's main collection.
+fn collection(root: Json<'_>) -> Option<Vec<usize>> {
+    let mut path = Vec::new();
+    let mut at = root;
+    loop {
+        let parts = parts_of(at);
+        if parts.is_empty() {
+            return None;
+        }
+        let sizes: Vec<usize> = parts.iter().map(|p| size(p.1)).collect();
+        let whole: usize = sizes.iter().sum();
+        let (big, &most) = sizes.iter().enumerate().max_by_key(|(_, s)| **s)?;
+        let child = parts[big].1;
+        if child.is_container() && !parts_of(child).is_empty() && most * 5 >= whole * 4 {
+            path.push(big);
+            at = child;
+            continue;
+        }
+        return (parts.len() >= 2).then_some(path);
+    }
+}
+
+fn walk<'t>(mut at: Json<'t>, path: &[usize]) -> Json<'t> {
+    for &i in path {
+        at = parts_of(at)[i].1;
+    }
+    at
+}
+
+fn parts_of(j: Json<'_>) -> Vec<Part<'_>> {
+    match j.get() {
+        Value::Array(a) => a.iter().map(|v| (None, v)).collect(),
+        Value::Object(m) => m.iter().map(|(k, v)| (Some(k), v)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The encoded length of a value, near enough to rank by.
+fn size(j: Json<'_>) -> usize {
+    match j.get() {
+        Value::Null => 4,
+        Value::Bool(_) => 5,
+        Value::Number(t) => t.len(),
+        Value::String(s) => s.len() + 2,
+        Value::Array(a) => 2 + a.iter().map(|v| size(v) + 1).sum::<usize>(),
+        Value::Object(m) => 2 + m.iter().map(|(k, v)| k.len() + 4 + size(v)).sum::<usize>(),
+    }
+}
+
+/// A part carries an error: a string value (or its key) the classifier
+/// calls one, or a truthy `error`/`errors`/`exception`/`failure` member
+/// (at any depth).
+fn carries_error((key, v): Part<'_>) -> bool {
+    if key.is_some_and(signal::is_error) {
+        return true;
+    }
+    any_leaf(v, &mut |k, leaf| {
+        k.is_some_and(error_key) && truthy(leaf)
+            || matches!(leaf.get(), Value::String(s) if signal::is_error(s))
+    })
+}
+
+/// A member whose name says it holds an error.
+fn error_key(k: &str) -> bool {
+    matches!(
+        k.to_ascii_lowercase().as_str(),
+        "error" | "errors" | "exception" | "failure" | "err"
+    )
+}
+
+/// A value that says something: not null, false, zero or empty.
+fn truthy(j: Json<'_>) -> bool {
+    match j.get() {
+        Value::Null | Value::Bool(false) => false,
+        Value::Bool(true) => true,
+        Value::Number(t) => t.bytes().any(|b| (b'1'..=b'9').contains(&b)),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(m) => !m.is_empty(),
+    }
+}
+
+fn holds_term((key, v): Part<'_>, terms: &[String]) -> bool {
+    let has = |s: &str| {
+        let l = s.to_lowercase();
+        terms.iter().any(|t| l.contains(t.as_str()))
+    };
+    key.is_some_and(has)
+        || any_leaf(v, &mut |_, leaf| match leaf.get() {
+            Value::String(s) | Value::Number(s) => has(s),
+            _ => false,
+        })
+}
+
+/// Whether `f` holds for some value in `j` (containers too, with the key
+/// they sit under), depth first.
+fn any_leaf<'t>(j: Json<'t>, f: &mut impl FnMut(Option<&str>, Json<'t>) -> bool) -> bool {
+    let mut stack: Vec<(Option<&str>, Json<'t>)> = vec![(None, j)];
+    while let Some((k, v)) = stack.pop() {
+        if f(k, v) {
+            return true;
+        }
+        match v.get() {
+            Value::Array(a) => stack.extend(a.iter().map(|x| (None, x))),
+            Value::Object(m) => {
+                stack.extend(m.iter().map(|(mk, mv)| (Some(mk), mv)));
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+fn write_doc(
+    out: &mut Vec<u8>,
+    at: Json<'_>,
+    path: &[usize],
+    coll: &[Part<'_>],
+    chosen: &[bool],
+    marker: &Marker,
+) {
+    let Some((&next, rest)) = path.split_first() else {
+        write_collection(out, coll, chosen, marker);
+        return;
+    };
+    let object = at.is_object();
+    out.push(if object { b'{' } else { b'[' });
+    for (i, (k, v)) in parts_of(at).into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        if let Some(k) = k {
+            write_str(out, k);
+            out.push(b':');
+        }
+        if i == next {
+            write_doc(out, v, rest, coll, chosen, marker);
+        } else {
+            write_value(out, v);
+        }
+    }
+    out.push(if object { b'}' } else { b']' });
+}
+
+fn write_collection(out: &mut Vec<u8>, parts: &[Part<'_>], chosen: &[bool], marker: &Marker) {
+    let object = marker.object;
+    out.push(if object { b'{' } else { b'[' });
+    let mut first = true;
+    for (p, _) in parts.iter().zip(chosen).filter(|(_, &c)| c) {
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        if let Some(k) = p.0 {
+            write_str(out, k);
+            out.push(b':');
+        }
+        write_value(out, p.1);
+    }
+    if marker.dropped > 0 {
+        if !first {
+            out.push(b',');
+        }
+        let inv = marker.invariants();
+        if object {
+            out.extend_from_slice(format!("\"__caveman_elided__\":{},", marker.dropped).as_bytes());
+            out.extend_from_slice(b"\"__caveman_invariants__\":");
+            write_str(out, &inv);
+        } else {
+            out.extend_from_slice(
+                format!("{{\"__caveman_elided__\":{},", marker.dropped).as_bytes(),
+            );
+            out.extend_from_slice(b"\"__caveman_invariants__\":");
+            write_str(out, &inv);
+            out.push(b'}');
+        }
+    }
+    out.push(if object { b'}' } else { b']' });
+}
+
+/// Compact JSON; strings escaped as JSON requires and no more (no
+/// `\u003c` for `<`: the view is read, not embedded in HTML).
+fn write_value(out: &mut Vec<u8>, j: Json<'_>) {
+    match j.get() {
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
+        Value::Number(t) => out.extend_from_slice(t.as_bytes()),
+        Value::String(s) => write_str(out, s),
+        Value::Array(a) => {
+            out.push(b'[');
+            for (i, v) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_value(out, v);
+            }
+            out.push(b']');
+        }
+        Value::Object(m) => {
+            out.push(b'{');
+            for (i, (k, v)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_str(out, k);
+                out.push(b':');
+                write_value(out, v);
+            }
+            out.push(b'}');
+        }
+    }
+}
+
+fn write_str(out: &mut Vec<u8>, s: &str) {
+    match serde_json::to_string(s) {
+        Ok(q) => out.extend_from_slice(q.as_bytes()),
+        Err(_) => json::write_json_str(out, s.as_bytes()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn records(n: usize, bad: usize) -> String {
+        let items: Vec<String> = (0..n)
+            .map(|i| {
+                let status = if i == bad { "failed: disk full" } else { "ok" };
+                format!(r#"{{"id":{i},"name":"job-{i}","status":"{status}","note":"an ordinary record with some words"}}"#)
+            })
+            .collect();
+        format!(r#"{{"kind":"List","items":[{}]}}"#, items.join(","))
+    }
+
+    #[test]
+    fn the_error_element_comes_first_and_counts_add_up() {
+        let doc = records(500, 321);
+        let out = fit(doc.as_bytes(), 300, "").expect("fits");
+        assert!(crate::tokens::count(&out) <= 300);
+        let v: serde_json::Value = serde_json::from_slice(&out).expect("valid JSON");
+        assert_eq!(v["kind"], "List");
+        let items = v["items"].as_array().unwrap();
+        assert!(items.iter().any(|e| e["id"] == 321), "{v}");
+        let kept = items.iter().filter(|e| e.get("id").is_some()).count();
+        let marker = items.last().unwrap();
+        assert_eq!(
+            kept as u64 + marker["__caveman_elided__"].as_u64().unwrap(),
+            500
+        );
+    }
+
+    #[test]
+    fn query_hits_follow_errors() {
+        let doc = records(400, 7);
+        let out = fit(doc.as_bytes(), 300, "job-250").unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let items = v["items"].as_array().unwrap();
+        assert!(items.iter().any(|e| e["id"] == 7));
+        assert!(items.iter().any(|e| e["id"] == 250));
+    }
+
+    #[test]
+    fn a_map_of_members_keeps_a_marker_member() {
+        let members: Vec<String> = (0..300)
+            .map(|i| {
+                format!(
+                    r#""pkg{i}":{{"version":"1.{i}.0","error":{}}}"#,
+                    if i == 99 { "\"yanked\"" } else { "null" }
+                )
+            })
+            .collect();
+        let doc = format!("{{{}}}", members.join(","));
+        let out = fit(doc.as_bytes(), 200, "").unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let m = v.as_object().unwrap();
+        assert!(m.contains_key("pkg99"), "{v}");
+        let kept = m.keys().filter(|k| k.starts_with("pkg")).count() as u64;
+        assert_eq!(kept + m["__caveman_elided__"].as_u64().unwrap(), 300);
+    }
+
+    #[test]
+    fn not_json_or_too_small_a_budget_is_none() {
+        assert!(fit(b"{\"a\":1", 100, "").is_none());
+        assert!(fit(records(50, 1).as_bytes(), 5, "").is_none());
+    }
+}
