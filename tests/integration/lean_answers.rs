@@ -331,3 +331,73 @@ fn the_view_names_its_handle() {
         "{view}"
     );
 }
+
+/// Review findings: a span from times of day alone (the date sits apart
+/// or changes) is not stated; the rare lines the closing marker says were
+/// elided are elided; a runner's summary stays; the same assertion failing
+/// in two tests is shown in both.
+#[test]
+fn closing_marker_claims_hold_and_summaries_stay() {
+    let mut log = String::new();
+    for i in 0..600 {
+        let day = 10 + i / 300;
+        log.push_str(&format!(
+            "[10.{day} {:02}:{:02}:{:02}] proxy.exe - host{}.example.org:443 open through proxy\n",
+            (i / 60) % 24,
+            i % 60,
+            (i * 7) % 60,
+            i % 5
+        ));
+        if i % 37 == 0 {
+            log.push_str(&format!(
+                "[10.{day} 01:00:00] unique event number {i} happened once\n"
+            ));
+        }
+    }
+    log.push_str("Test results: passed: 2,625\n");
+    let (_, view) = lean(&log, &[]);
+    assert!(view.contains("Test results: passed: 2,625"), "{view}");
+    let close = view
+        .lines()
+        .find(|l| l.contains(" in all"))
+        .expect("closing marker");
+    assert!(!close.contains(" from "), "a span without dates: {close}");
+    if let Some(k) = close
+        .split("; ")
+        .find_map(|p| p.strip_suffix(" more lines of rare kinds are among the elided"))
+    {
+        let k: usize = k.parse().unwrap();
+        let kept = view.lines().filter(|l| l.contains("unique event")).count();
+        assert_eq!(kept + k, 17, "{view}");
+    }
+
+    let test = |name: &str, expr: &str| {
+        format!(
+            "____ {name} ____\n\n    def {name}():\n>       assert {expr}\nE       AssertionError: assert 1 == 2\n\nfailure_demo.py:1: AssertionError\n"
+        )
+    };
+    let mut out = String::from("============ FAILURES ============\n");
+    for i in 0..40 {
+        out.push_str(&test(&format!("test_{i}"), &format!("f{i}() == g{i}()")));
+    }
+    out.push_str("======= 40 failed in 1.2s =======\n");
+    let (_, view) = lean(&out, &[]);
+    let shown = view
+        .matches("E       AssertionError: assert 1 == 2")
+        .count();
+    assert!(shown >= 2, "{view}");
+    assert!(view.contains("40 failed in 1.2s"), "{view}");
+}
+
+/// A small source file is read whole: its bodies are the answer.
+#[test]
+fn a_small_code_file_is_not_skeletonised() {
+    let src = "package cmp\n\n// Compare returns\n//\n//\t-1 if x is less than y,\n//\t 0 if x equals y,\n//\t+1 if x is greater than y.\nfunc Compare(x, y int) int {\n\tif x < y {\n\t\treturn -1\n\t}\n\tif x > y {\n\t\treturn +1\n\t}\n\treturn 0\n}\n";
+    let tc = TestCommand::new();
+    let r = tc.run(
+        &["compress", "--profile", "lean", "--type", "code"],
+        src.as_bytes(),
+    );
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stdout, src.as_bytes(), "{}", r.stderr_str());
+}

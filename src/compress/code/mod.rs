@@ -27,6 +27,14 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
 /// code`, the one its line votes name).
 fn lean(input: &Input<'_>) -> Result<Compressed, Decline> {
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
+    // A small file is read whole: its bodies are what it says, and a
+    // skeleton of it saves a few tokens at the cost of the answer.
+    if input.budget.is_none()
+        && text.len() < 4 * SMALL_FILE_TOKENS
+        && crate::tokens::count(input.body) < SMALL_FILE_TOKENS
+    {
+        return Err(Decline("a small file is read whole"));
+    }
     let mut langs = crate::detect::lang::ranked(text);
     if let Parsed::Code(l) = input.parsed {
         langs.retain(|&x| x != l);
@@ -49,6 +57,9 @@ fn lean(input: &Input<'_>) -> Result<Compressed, Decline> {
     }
     Err(last)
 }
+
+/// Files under this many tokens are not skeletonised (without a budget).
+const SMALL_FILE_TOKENS: usize = 1000;
 
 /// Files larger than this are parsed with one grammar only.
 const MAX_RETRY_BYTES: usize = 256 << 10;

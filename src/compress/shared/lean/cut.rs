@@ -25,7 +25,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::super::lines::{Keep, Lines, Pieces, Trace};
 use super::super::signal::{self, Level};
-use super::{is_own_template, template, Rules, CONTINUATION, TIMESTAMP, TS_EACH};
+use super::{
+    is_own_template, template, Rules, CONTINUATION, TIMESTAMP, TIME_OF_DAY, TS_EACH, TS_FORMATS,
+};
 use crate::compress::shared::secrets::holds_credential;
 
 /// Lines a compressor with fewer lines leaves alone.
@@ -38,10 +40,22 @@ const MAX_CONTINUATION: usize = 40;
 const MAX_BLOCK: usize = 100_000;
 /// Templates kept one exemplar each, at most.
 const MAX_EXEMPLARS: usize = 200;
+
+/// Copies of one error line kept after different lines.
+const MAX_COPIES: usize = 8;
 /// A run of at least this many lines states what its lines share.
 const SUMMARY_RUN: usize = 4;
 /// Bytes a run's summary takes at most.
 const SUMMARY_ROOM: usize = 200;
+
+/// A test runner's or a build's summary: counts of passed/failed/skipped
+/// tests, errors or warnings, or a build's verdict.
+static SUMMARY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b\d[\d,]* (?:passed|failed|errors?|warnings?|skipped|tests? (?:passed|failed|run)|failures?)\b|\btest results?:|^\s*(?:tests?|test suites?):\s+\d|\bBUILD (?:SUCCESS(?:FUL)?|FAILURE|FAILED)\b|^\s*(?:Successfully installed|Finished|Ran \d+ tests?)\b|^(?:ok|FAIL)\s+\S+\s+[\d.]+s$",
+    )
+    .expect("summary pattern")
+});
 
 /// Rare lines kept at most: a tenth of the lines, and at least 64.
 fn max_rare(lines: usize) -> usize {
@@ -79,12 +93,24 @@ pub(crate) fn cut(
     let signals =
         doc.matching(|l| signal::level(l) > Level::Other || rules.extra.is_some_and(|f| f(l)));
     clock.mark("signals");
-    let mut seen: FxHashSet<&str> = FxHashSet::default();
+    // A repeat is kept again where it follows another line (the same
+    // assertion failing in a second test), up to a few copies; a repeat
+    // after the same line is the same event again.
+    let mut seen: FxHashSet<(&str, &str)> = FxHashSet::default();
+    let mut copies: FxHashMap<&str, usize> = FxHashMap::default();
     for &i in &signals {
         let line = doc.line(i).trim_end();
-        if !seen.insert(line) {
+        let before = (0..i)
+            .rev()
+            .take(8)
+            .map(|k| doc.line(k).trim_end())
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
+        let c = copies.entry(line).or_insert(0);
+        if *c >= MAX_COPIES || !seen.insert((line, before)) {
             continue;
         }
+        *c += 1;
         keep.set(
             i,
             match signal::level(line) {
@@ -128,10 +154,28 @@ pub(crate) fn cut(
     for i in first_ts.into_iter().chain(last_ts) {
         keep.set(i, "first/last timestamp");
     }
+    // A runner's or a build's summary line answers "did it pass".
+    // (The first few and the last ones: a line that merely holds a count
+    // may repeat all through a log.)
+    let summaries = doc.matching(|l| SUMMARY.is_match(l));
+    for &i in summaries
+        .iter()
+        .take(5)
+        .chain(summaries.iter().rev().take(20))
+    {
+        keep.set(i, "summary line");
+    }
+    drop(summaries);
+    // A span needs dates: times of day alone may run over midnight, and a
+    // line's own date may sit apart from the time the pattern found.
     let span = match (first_ts, last_ts, format) {
         (Some(a), Some(b), Some(f)) if b > a => {
             let ts = |i: usize| TS_EACH[f].find(doc.line(i)).map_or("", |m| m.as_str());
-            format!(", from {} to {}", ts(a), ts(b))
+            if TS_FORMATS[f].starts_with(TIME_OF_DAY) {
+                String::new()
+            } else {
+                format!(", from {} to {}", ts(a), ts(b))
+            }
         }
         _ => String::new(),
     };
@@ -215,10 +259,12 @@ pub(crate) fn cut(
         .collect();
     rare.sort_unstable();
     let cap = max_rare(total);
-    let rare_left = rare.len().saturating_sub(cap);
     for &(_, i) in rare.iter().take(cap) {
         keep.set(i, "rare line (its kind occurs once or twice)");
     }
+    // The rare lines past the cap: counted once every rule has kept what
+    // it keeps (some of them are errors, exemplars or the tail).
+    let beyond: Vec<usize> = rare.iter().skip(cap).map(|&(_, i)| i).collect();
     drop(rare);
     // One line of every other kind not shown yet.
     for (t, c) in by_count
@@ -245,6 +291,13 @@ pub(crate) fn cut(
         keep.set(from_end(k), "head/tail");
     }
     let unit = rules.unit;
+    // Under a budget more go; the note of what did not fit says so.
+    let rare_left = if budget.is_none() {
+        beyond.iter().filter(|&&i| !keep.get(i)).count()
+    } else {
+        0
+    };
+    drop(beyond);
     // The closing marker states the total and the most frequent kinds;
     // under a budget it takes at most a quarter of it.
     let close = (total > 100 || budget.is_some()).then(|| {

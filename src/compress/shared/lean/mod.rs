@@ -47,6 +47,9 @@ const TS_FORMATS: [&str; 11] = [
     r"^\d{10}(?:\.\d+)?\b",
 ];
 
+/// The format of a time of day without its date (the span needs dates).
+const TIME_OF_DAY: &str = r"\b\d{2}:\d{2}:\d{2}(";
+
 static TS_EACH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     TS_FORMATS
         .iter()
