@@ -77,7 +77,7 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
     let mut clock = crate::timings::Clock::new("engine");
     std::thread::scope(|scope| {
         let counter = crate::par::spawn(scope, || tokens::count(input));
-        let (body, layers) = unwrap::unwrap(input);
+        let (body, layers) = unwrap::unwrap_as(input, opts.profile);
         clock.mark("unwrap");
         let mut account = Account {
             forced: opts.forced_type.is_some(),

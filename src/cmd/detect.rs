@@ -49,7 +49,7 @@ fn parse(args: &[String]) -> Result<(Profile, bool)> {
 pub fn run(args: &[String]) -> Result<()> {
     let (profile, explain) = parse(args)?;
     let input = read_stdin()?;
-    let (body, layers) = crate::unwrap::unwrap(&input);
+    let (body, layers) = crate::unwrap::unwrap_as(&input, profile);
     let d = crate::detect::detect_as(&body, profile, false);
     // A failure to write stdout is ignored (cli.md §4).
     let _ = write_stdout(format!("{}\n", d.ct).as_bytes());
