@@ -381,6 +381,12 @@ impl Store {
         self.remote.is_some()
     }
 
+    /// Why the last put to an object store failed, in one line (`None`
+    /// for a directory: its refusals are the reference's, said at open).
+    pub fn put_failure(&self) -> Option<String> {
+        self.remote.as_ref().and_then(|r| r.put_failure())
+    }
+
     /// True for [`Store::in_memory`].
     pub fn is_in_memory(&self) -> bool {
         self.memory.is_some()
