@@ -10,12 +10,11 @@ use crate::compress::shared::relevance;
 use crate::content_type::ContentType;
 use crate::store::Handle;
 
-static ERROR: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(
-        r"(?i)\b(errors?|exceptions?|fail|failed|failures?|failing|fatal|panic|panicked|timeout|timed out|denied|refused|traceback|critical)\b",
-    )
-    .expect("error words")
-});
+/// Words that make a line an error line, first in every budget.
+pub(crate) const ERROR_WORDS: &str = r"(?i)\b(errors?|exceptions?|fail|failed|failures?|failing|fatal|panic|panicked|timeout|timed out|denied|refused|traceback|critical)\b";
+
+static ERROR: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| regex::Regex::new(ERROR_WORDS).expect("error words"));
 
 static MARKER_COUNT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(r"^\W*(?:\u{2026}\s*)?(\d+)\s+(?:more\s+)?[\w ]{0,24}?(?:lines|rows|sections|matches|elements|members)\b[^\n]*elided")
