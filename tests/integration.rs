@@ -4,6 +4,8 @@ mod util;
 
 #[path = "integration/cli.rs"]
 mod cli;
+#[path = "integration/environment.rs"]
+mod environment;
 #[path = "integration/gofmt.rs"]
 mod gofmt;
 #[path = "integration/golden.rs"]

@@ -6,12 +6,17 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// Environment variables the tool reads; removed so the host cannot leak in.
-const TOOL_ENV: [&str; 7] = [
+const TOOL_ENV: [&str; 12] = [
     "CAVEMAN_HOME",
     "CAVEMAN_TIMINGS",
     "CAVEMAN_CCR_DIR",
     "CAVEMAN_CCR_DB",
     "CAVEMAN_CCR_MAX_BYTES",
+    "CAVEMAN_CCR_URL",
+    "CAVEMAN_CCR_TIMEOUT_MS",
+    "CAVEMAN_ENGINE_PROFILE",
+    "CAVEMAN_ENGINE_BUDGET",
+    "CAVEMAN_MCP_EPHEMERAL",
     "CAVE_ENGINE_TOON",
     "CAVE_PIXEL_DENSITY",
 ];

@@ -79,12 +79,12 @@ mod tests {
             (Profile::Lean, true)
         );
         let e = parse(&args(&["--profile", "lean", "--bogus"])).unwrap_err();
-        assert_eq!(e.code(), 2);
+        assert_eq!(e.code(), 1);
         assert!(e
             .to_string()
             .starts_with("detect: unknown argument \"--bogus\""));
         let e = parse(&args(&["--profile", "fast"])).unwrap_err();
-        assert_eq!(e.code(), 2);
+        assert_eq!(e.code(), 1);
         assert_eq!(
             e.to_string(),
             "--profile: unknown profile \"fast\" (compat or lean)"

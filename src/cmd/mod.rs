@@ -9,6 +9,7 @@ mod detect;
 mod evals;
 mod explain;
 mod io;
+mod large;
 mod registry;
 mod retrieve;
 mod run;
@@ -66,7 +67,7 @@ fn print(text: &str) -> Result<()> {
 fn help(path: &[&str]) -> Result<()> {
     match cli::help(path) {
         Some(text) => print(&text),
-        None => Err(Error::usage(format!(
+        None => Err(Error::unknown_command(format!(
             "unknown caveman-engine subcommand: {}",
             path.join(" ")
         ))),
@@ -149,9 +150,9 @@ pub fn run(args: &[String]) -> Result<()> {
         "man" => io::write_stdout(&cli::man_page())
             .map_err(|e| Error::fatal(format!("write stdout: {e}"))),
         // cli.md §9: `pixel` with no verb is a usage error (exit 2).
-        "pixel" if rest.is_empty() => {
-            Err(Error::usage("usage: caveman-engine pixel render|simulate"))
-        }
+        "pixel" if rest.is_empty() => Err(Error::unknown_command(
+            "usage: caveman-engine pixel render|simulate",
+        )),
         "registry" => extra(0).and_then(|_| registry::run()),
         "run" => run::run(rest),
         "evals" if any_help => help(&["evals", "run"]),
@@ -159,7 +160,7 @@ pub fn run(args: &[String]) -> Result<()> {
         "pixel" => Err(Error::fatal(format!(
             "caveman-engine: {sub} is not part of this build; see README.md"
         ))),
-        other => Err(Error::usage(format!(
+        other => Err(Error::unknown_command(format!(
             "unknown caveman-engine subcommand: {other}"
         ))),
     }

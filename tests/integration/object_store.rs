@@ -415,7 +415,17 @@ fn an_endpoint_that_is_gone_passes_the_input_through() {
     let input = table(200, "gone");
     let r = tc.expect(&["compress"], input.as_bytes(), 0);
     assert_eq!(r.stdout, input.as_bytes(), "the payload is not lost");
-    assert_eq!(r.report()["error"], "cave_ccr_unavailable");
+    // The report, then one line saying why.
+    let err = r.stderr_str();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    let report: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(report["error"], "cave_ccr_unavailable");
+    assert!(
+        lines[1].starts_with("caveman-engine: s3://ccr/gone: ")
+            && lines[1].ends_with("; the input passed through"),
+        "{err}"
+    );
     let r = tc.expect(
         &["retrieve", "ccr_ca978112ca1bbdcafac231b39a23dc4d"],
         b"",
@@ -443,4 +453,40 @@ fn an_endpoint_that_is_gone_passes_the_input_through() {
     );
     let r = tc.expect(&["compress"], input.as_bytes(), 0);
     assert_eq!(r.stdout, input.as_bytes());
+}
+
+#[test]
+fn a_server_that_never_answers_bounds_every_command_by_the_timeout() {
+    // Connections are accepted (the kernel's backlog) and never answered.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let tc = TestCommand::new()
+        .env("CAVEMAN_CCR_URL", "s3://ccr/silent")
+        .env("AWS_ENDPOINT_URL", &format!("http://127.0.0.1:{port}"))
+        .env("AWS_ALLOW_HTTP", "true")
+        .env("CAVEMAN_CCR_TIMEOUT_MS", "300");
+    let input = table(200, "silent");
+    let r = tc.expect(&["compress"], input.as_bytes(), 0);
+    assert_eq!(r.stdout, input.as_bytes());
+    assert!(
+        r.stderr_str().contains("no answer within 300 ms"),
+        "{}",
+        r.stderr_str()
+    );
+    for args in [
+        &["retrieve", "ccr_ca978112ca1bbdcafac231b39a23dc4d"][..],
+        &["stats"],
+        &["store", "list"],
+        &["store", "rm", "ccr_ca978112ca1bbdcafac231b39a23dc4d"],
+    ] {
+        let r = tc.expect(args, b"", 1);
+        assert!(r.stdout.is_empty(), "{args:?}");
+        assert!(
+            r.stderr_str()
+                .contains("s3://ccr/silent: no answer within 300 ms"),
+            "{args:?}: {}",
+            r.stderr_str()
+        );
+    }
+    drop(listener);
 }
