@@ -1,6 +1,6 @@
 //! In-process token-counting throughput, one core and all cores.
 //!
-//! usage: cargo run --release --example count_speed -- FILE...
+//! usage: cargo run --release --features count-speed --example count_speed -- FILE...
 //! Prints the median of 7 runs for each file.
 
 use std::time::Instant;

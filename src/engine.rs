@@ -155,7 +155,7 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
             }
             _ => cleaned,
         };
-        let (body, layers) = unwrap::unwrap(&cleaned);
+        let (body, layers) = unwrap::unwrap_as(&cleaned, opts.profile);
         clock.mark("unwrap");
         let mut account = Account {
             forced: opts.forced_type.is_some(),

@@ -1,6 +1,11 @@
 //! The one error type of the command line: each error knows its message and
 //! its exit code (spec/cli.md §9), and `main` maps it to the process exit
 //! in one place.
+//!
+//! One rule for every command: a command that exists but cannot do what
+//! it was asked (a bad flag, flag value or argument included, as the
+//! reference's `compress --bogus`) exits 1; only a command that does not
+//! exist (an unknown subcommand or verb) exits 2.
 
 use std::fmt;
 
@@ -10,8 +15,11 @@ pub enum ErrorKind {
     /// A fatal error: message on stderr, exit 1 (bad flag, oversized input,
     /// store cannot be opened, unknown handle, write failure, bad TOON…).
     Fatal,
-    /// The command line names no command this binary has: exit 2.
+    /// A bad flag, flag value or argument of a command that exists: exit
+    /// 1, as the reference's `compress --bogus`.
     Usage,
+    /// The command line names no command (or verb) this binary has: exit 2.
+    UnknownCommand,
     /// The reader of stdout went away: nothing more to say, exit 0 (as
     /// ripgrep and xsv do).
     BrokenPipe,
@@ -36,10 +44,18 @@ impl Error {
         }
     }
 
-    /// A command-line usage error that exits 2.
+    /// A bad flag, flag value or argument (exit 1).
     pub fn usage(message: impl Into<String>) -> Error {
         Error {
             kind: ErrorKind::Usage,
+            message: message.into(),
+        }
+    }
+
+    /// No such command or verb (exit 2).
+    pub fn unknown_command(message: impl Into<String>) -> Error {
+        Error {
+            kind: ErrorKind::UnknownCommand,
             message: message.into(),
         }
     }
@@ -67,8 +83,8 @@ impl Error {
     /// The process exit code for this error.
     pub fn code(&self) -> i32 {
         match self.kind {
-            ErrorKind::Fatal => 1,
-            ErrorKind::Usage => 2,
+            ErrorKind::Fatal | ErrorKind::Usage => 1,
+            ErrorKind::UnknownCommand => 2,
             ErrorKind::BrokenPipe => 0,
             ErrorKind::Exit(code) => code,
         }
@@ -101,7 +117,8 @@ mod tests {
     #[test]
     fn codes() {
         assert_eq!(Error::fatal("x").code(), 1);
-        assert_eq!(Error::usage("x").code(), 2);
+        assert_eq!(Error::usage("x").code(), 1);
+        assert_eq!(Error::unknown_command("x").code(), 2);
         assert_eq!(Error::broken_pipe().code(), 0);
         assert_eq!(Error::broken_pipe().message(), None);
         assert_eq!(Error::fatal("boom").message(), Some("boom"));

@@ -1,17 +1,37 @@
 //! `retrieve HANDLE QUERY`: a narrowed view of an original made of whole
-//! units joined by gap markers (spec/store.md §6).
+//! units joined by gap markers (spec/store.md §6). Under lean a unit keeps
+//! its first line's indentation (the reference trims it away, so a YAML
+//! or Python paragraph loses its shape) and the view ends with a newline.
 
 use crate::compress::shared::relevance;
 use crate::go::json::{self as gojson, Json, Value};
 
 use crate::go::unicode::{is_blank, trim_space};
+use crate::profile::Profile;
 
 /// At most this many hits are shown.
 const MAX_HITS: usize = 20;
 const GAP: &str = "\u{2026} [caveman: non-adjacent] \u{2026}";
 
+/// A paragraph or line unit: trimmed (compat), or under lean only its
+/// blank lines before and its whitespace after removed.
+fn trim_unit(piece: &str, profile: Profile) -> String {
+    if !profile.is_lean() {
+        return piece.trim().to_string();
+    }
+    let piece = piece.trim_end();
+    let mut start = 0;
+    for line in piece.split_inclusive('\n') {
+        if !line.trim().is_empty() {
+            break;
+        }
+        start += line.len();
+    }
+    piece[start..].to_string()
+}
+
 /// Units of the original and an optional header prelude.
-fn units(c: &[u8]) -> Option<(Option<String>, Vec<String>)> {
+fn units(c: &[u8], profile: Profile) -> Option<(Option<String>, Vec<String>)> {
     if let Ok(v) = gojson::decode_go(c) {
         let mut groups: Vec<Vec<String>> = Vec::new();
         collect_groups(v.root(), &mut groups);
@@ -30,9 +50,9 @@ fn units(c: &[u8]) -> Option<(Option<String>, Vec<String>)> {
     }
     let text = String::from_utf8_lossy(c);
     let pieces: Vec<String> = if text.contains("\n\n") {
-        text.split("\n\n").map(|p| p.trim().to_string()).collect()
+        text.split("\n\n").map(|p| trim_unit(p, profile)).collect()
     } else {
-        text.split('\n').map(|p| p.trim().to_string()).collect()
+        text.split('\n').map(|p| trim_unit(p, profile)).collect()
     };
     let u: Vec<String> = pieces.into_iter().filter(|p| !p.is_empty()).collect();
     if u.is_empty() {
@@ -105,7 +125,7 @@ fn csv_units(c: &[u8]) -> Option<(Option<String>, Vec<String>)> {
 /// True when no part of the original matches the query: no unit scores
 /// (or, for an original without units, no query term occurs in it).
 pub fn matches_nothing(original: &[u8], query: &str) -> bool {
-    match units(original) {
+    match units(original, Profile::Compat) {
         Some((_, units)) => relevance::scores(query, &units).iter().all(|&s| s <= 0.0),
         None => {
             let text = String::from_utf8_lossy(original).to_lowercase();
@@ -116,9 +136,16 @@ pub fn matches_nothing(original: &[u8], query: &str) -> bool {
     }
 }
 
-/// The narrowed view, or the original when narrowing would not shrink it.
+/// The narrowed view, or the original when narrowing would not shrink it
+/// (spec/store.md §6, byte for byte).
 pub fn narrow(original: Vec<u8>, query: &str) -> Vec<u8> {
-    let Some((header, units)) = units(&original) else {
+    narrow_as(original, query, Profile::Compat)
+}
+
+/// [`narrow`] under `profile`: lean keeps indentation and ends the view
+/// with a newline.
+pub fn narrow_as(original: Vec<u8>, query: &str, profile: Profile) -> Vec<u8> {
+    let Some((header, units)) = units(&original, profile) else {
         return original;
     };
     let scores = relevance::scores(query, &units);
@@ -153,6 +180,9 @@ pub fn narrow(original: Vec<u8>, query: &str) -> Vec<u8> {
         view.push_str("\n\n");
         view.push_str(GAP);
     }
+    if profile.is_lean() {
+        view.push('\n');
+    }
     if view.len() < original.len() {
         view.into_bytes()
     } else {
@@ -163,6 +193,39 @@ pub fn narrow(original: Vec<u8>, query: &str) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lean_keeps_indentation_and_ends_with_a_newline() {
+        let mut s = String::from("intro\n\n");
+        for i in 0..30 {
+            s.push_str(&format!("  step{i}:\n    run: job {i}\n\n"));
+        }
+        s.push_str("    deploy:\n      run: broken thing\n");
+        let compat = String::from_utf8(narrow(s.clone().into_bytes(), "broken")).unwrap();
+        assert_eq!(
+            compat,
+            "\u{2026} [caveman: non-adjacent] \u{2026}\n\ndeploy:\n      run: broken thing"
+        );
+        let lean = String::from_utf8(narrow_as(s.into_bytes(), "broken", Profile::Lean)).unwrap();
+        assert_eq!(
+            lean,
+            "\u{2026} [caveman: non-adjacent] \u{2026}\n\n    deploy:\n      run: broken thing\n"
+        );
+    }
+
+    #[test]
+    fn lean_lines_keep_their_indentation() {
+        let mut s = String::new();
+        for i in 0..40 {
+            s.push_str(&format!("    line {i} fine\n"));
+        }
+        s.push_str("\t  line 40 broken   \n");
+        let lean = String::from_utf8(narrow_as(s.into_bytes(), "broken", Profile::Lean)).unwrap();
+        assert_eq!(
+            lean,
+            "\u{2026} [caveman: non-adjacent] \u{2026}\n\n\t  line 40 broken\n"
+        );
+    }
 
     #[test]
     fn csv_example() {

@@ -55,6 +55,13 @@ pub struct Report {
 impl Report {
     /// Compact JSON, without the trailing newline.
     pub fn to_json(&self) -> Vec<u8> {
+        self.to_json_with(false)
+    }
+
+    /// [`to_json`](Report::to_json), ending with `"tokens_estimated":true`
+    /// when the counts are estimates (an input streamed past the 64 MiB
+    /// limit that could not be counted exactly).
+    pub fn to_json_with(&self, estimated: bool) -> Vec<u8> {
         let mut v = Vec::with_capacity(256);
         v.extend_from_slice(b"{\"content_type\":");
         write_json_str(&mut v, self.content_type.as_str().as_bytes());
@@ -88,6 +95,9 @@ impl Report {
         }
         if self.over_budget {
             v.extend_from_slice(b",\"over_budget\":true");
+        }
+        if estimated {
+            v.extend_from_slice(b",\"tokens_estimated\":true");
         }
         v.push(b'}');
         v

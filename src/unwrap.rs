@@ -1,6 +1,9 @@
 //! Presentation wrappers (spec/engine.md §2): a line-number gutter
 //! ("listing") and a `<file …>…</file>` wrapper, peeled up to four layers
-//! before detection and compression, and re-applied to the output.
+//! before detection and compression, and re-applied to the output. Under
+//! lean also CR-only line endings (classic Mac files, some serial logs):
+//! read as lines, not as one line of terminal redraws, and the view written
+//! back with CRs.
 
 use crate::go::unicode::{is_blank, leading_space, trailing_space};
 
@@ -20,6 +23,8 @@ pub enum Wrapper {
     Gutter { source: Vec<u8>, numbers: Vec<u64> },
     /// `<file …>` wrapper: bytes before and after the inner body.
     File { prefix: Vec<u8>, suffix: Vec<u8> },
+    /// Lines ended by a lone CR (lean): the body is read with LFs.
+    CrLines,
 }
 
 impl Wrapper {
@@ -28,6 +33,7 @@ impl Wrapper {
         match self {
             Wrapper::Gutter { .. } => "line-number gutter",
             Wrapper::File { .. } => "<file> wrapper",
+            Wrapper::CrLines => "CR-only line endings",
         }
     }
 }
@@ -59,6 +65,36 @@ pub fn unwrap(input: &[u8]) -> (std::borrow::Cow<'_, [u8]>, Vec<Wrapper>) {
     (body, layers)
 }
 
+/// A body needs this many CRs (and no LF) to be read as CR-ended lines.
+const MIN_CR_LINES: usize = 2;
+
+/// [`unwrap`] under `profile`: lean also reads a body whose lines end in a
+/// lone CR (no LF anywhere, at least [`MIN_CR_LINES`] CRs) as lines. The
+/// reference reads it as one line of terminal redraws and keeps the last,
+/// so compat does too.
+pub fn unwrap_as(
+    input: &[u8],
+    profile: crate::profile::Profile,
+) -> (std::borrow::Cow<'_, [u8]>, Vec<Wrapper>) {
+    let (body, mut layers) = unwrap(input);
+    if !profile.is_lean() || !cr_only(&body) {
+        return (body, layers);
+    }
+    let lines: Vec<u8> = body
+        .iter()
+        .map(|&b| if b == b'\r' { b'\n' } else { b })
+        .collect();
+    layers.push(Wrapper::CrLines);
+    (std::borrow::Cow::Owned(lines), layers)
+}
+
+/// Whether every line of `body` ends in a lone CR: no LF at all and at
+/// least [`MIN_CR_LINES`] CRs.
+fn cr_only(body: &[u8]) -> bool {
+    memchr::memchr(b'\n', body).is_none()
+        && memchr::memchr_iter(b'\r', body).take(MIN_CR_LINES).count() == MIN_CR_LINES
+}
+
 /// Re-applies the wrappers, innermost first.
 pub fn rewrap(mut out: Vec<u8>, layers: &[Wrapper]) -> Vec<u8> {
     for w in layers.iter().rev() {
@@ -70,6 +106,12 @@ pub fn rewrap(mut out: Vec<u8>, layers: &[Wrapper]) -> Vec<u8> {
                 v.extend_from_slice(&out);
                 v.extend_from_slice(suffix);
                 v
+            }
+            Wrapper::CrLines => {
+                for b in out.iter_mut().filter(|b| **b == b'\n') {
+                    *b = b'\r';
+                }
+                out
             }
         };
     }
@@ -257,6 +299,26 @@ fn parse_file_wrapper(body: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lean_reads_cr_only_lines_and_writes_them_back() {
+        use crate::profile::Profile;
+        let input = b"a 1\rb 2\rc 3\r";
+        let (body, layers) = unwrap_as(input, Profile::Lean);
+        assert_eq!(&body[..], b"a 1\nb 2\nc 3\n");
+        assert_eq!(layers.len(), 1);
+        assert_eq!(layers[0].name(), "CR-only line endings");
+        assert_eq!(
+            rewrap("a 1\n\u{2026}\n".as_bytes().to_vec(), &layers),
+            "a 1\r\u{2026}\r".as_bytes()
+        );
+        // Compat reads them as the reference does; one CR, or any LF, is
+        // not a CR-only document.
+        assert!(unwrap_as(input, Profile::Compat).1.is_empty());
+        assert!(unwrap_as(b"50%\rdone", Profile::Lean).1.is_empty());
+        assert!(unwrap_as(b"a\rb\rc\n", Profile::Lean).1.is_empty());
+        assert!(unwrap_as(b"a\r\nb\r\n", Profile::Lean).1.is_empty());
+    }
 
     #[test]
     fn listing_needs_eight_lines() {

@@ -6,6 +6,8 @@ mod util;
 mod agent;
 #[path = "integration/cli.rs"]
 mod cli;
+#[path = "integration/environment.rs"]
+mod environment;
 #[path = "integration/gofmt.rs"]
 mod gofmt;
 #[path = "integration/golden.rs"]

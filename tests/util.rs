@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// Environment variables the tool reads; removed so the host cannot leak in.
-const TOOL_ENV: [&str; 9] = [
+const TOOL_ENV: [&str; 16] = [
     "CAVEMAN_HOME",
     "CAVEMAN_LEDGER",
     "CLAUDE_PROJECT_DIR",
@@ -14,6 +14,11 @@ const TOOL_ENV: [&str; 9] = [
     "CAVEMAN_CCR_DIR",
     "CAVEMAN_CCR_DB",
     "CAVEMAN_CCR_MAX_BYTES",
+    "CAVEMAN_CCR_URL",
+    "CAVEMAN_CCR_TIMEOUT_MS",
+    "CAVEMAN_ENGINE_PROFILE",
+    "CAVEMAN_ENGINE_BUDGET",
+    "CAVEMAN_MCP_EPHEMERAL",
     "CAVE_ENGINE_TOON",
     "CAVE_PIXEL_DENSITY",
     "CAVE_PIXEL_GPT_PROFILES",

@@ -136,6 +136,10 @@ pub(super) fn publish(
         });
         write_stdout(output).map_err(|e| Error::fatal(format!("run: write stdout: {e}")))
     };
+    // A bad value in the environment: the output as it was, and why.
+    if extra.env_warning.is_some() {
+        return super::compress::publish(output, opts, extra);
+    }
     let (lossless_only, min_bytes) = match plan {
         RunPlan::Untouched(_) => return untouched(),
         RunPlan::Compress {

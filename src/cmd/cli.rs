@@ -10,6 +10,10 @@ const ENV_HELP: &str = "\
 Environment:
   CAVEMAN_HOME            state directory (default ~/.caveman); the store is <dir>/ccr
   CAVEMAN_CCR_DIR         the recovery store directory itself (overrides CAVEMAN_HOME)
+  CAVEMAN_CCR_URL         s3://bucket/prefix: keep originals in S3-compatible storage instead
+                          (credentials and endpoint: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+                          AWS_REGION, AWS_ENDPOINT_URL, AWS_ALLOW_HTTP=true for an http:// one)
+  CAVEMAN_CCR_TIMEOUT_MS  with CAVEMAN_CCR_URL: how long the server may stay silent (default 2000)
   CAVEMAN_CCR_MAX_BYTES   store budget in bytes (default 536870912); a full store passes input through
   CAVE_ENGINE_TOON        best-of: JSON goes out as TOON or elided JSON, whichever is smaller
   CAVEMAN_ENGINE_PROFILE  compat (default) or lean, when no --profile is given
@@ -18,9 +22,12 @@ Environment:
   CAVEMAN_TIMINGS         set: phase timings on stderr
   CAVEMAN_LEDGER          off: no savings ledger (ledger.jsonl in the state directory)
 
-Exit status: 0 done (a pass-through is done too); 1 an error (a message on
-stderr; stdout empty unless said otherwise); 2 a usage error. `run` exits with
-the command's status.
+A bad value in the environment never loses a payload: compress and run pass
+their input through and say why in one line on stderr.
+
+Exit status: 0 done (a pass-through is done too); 1 an error, a bad flag or
+argument included (a message on stderr; stdout empty unless said otherwise);
+2 no such command. `run` exits with the command's status.
 
 Example:
   curl -s https://api.example.com/orders | caveman-engine compress";
@@ -123,7 +130,7 @@ pub fn command() -> Command {
                         ),
                 )
                 .after_help(
-                    "Exit status: 0 (a pass-through too), 1 on an error.\n\nExample:\n  kubectl get pods -o json | caveman-engine compress --profile lean --query crashloop",
+                    "Exit status: 0 (a pass-through too), 1 on an error or a bad flag.\n\nExample:\n  kubectl get pods -o json | caveman-engine compress --profile lean --query crashloop",
                 ),
         )
         .subcommand(

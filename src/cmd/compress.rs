@@ -19,10 +19,16 @@ pub(super) struct Extra {
     /// The command `run` ran (its ledger record names it); `None` for
     /// `compress`.
     pub(super) command: Option<String>,
+    /// Why a value in the environment could not be used
+    /// (`CAVEMAN_ENGINE_PROFILE=Lean`, `CAVEMAN_ENGINE_BUDGET=0`): the
+    /// payload is not lost to it. The input passes through and stderr says
+    /// why in one line after the report (a flag on the command line still
+    /// fails at once: whoever typed it is there to read the error).
+    pub(super) env_warning: Option<String>,
 }
 
-/// A usage error of one of this project's own flags (exit 2); the
-/// reference's flags keep their messages and exit 1.
+/// The usage line a bad value of one of this project's own flags prints
+/// (the reference's flags keep their own messages).
 const USAGE: &str = "usage: caveman-engine compress [--type T] [--query Q] [--profile compat|lean] [--budget N] [--explain]";
 
 /// `--profile NAME`'s value.
@@ -40,11 +46,17 @@ fn budget_value(source: &str, v: &str) -> std::result::Result<usize, Error> {
     }
 }
 
-/// The budget `CAVEMAN_ENGINE_BUDGET` sets: unset or empty is none.
-pub(super) fn budget_from_env() -> std::result::Result<Option<usize>, Error> {
+/// The budget `CAVEMAN_ENGINE_BUDGET` sets: unset or empty is none; the
+/// error is one line naming the variable and its value.
+fn budget_from_env() -> std::result::Result<Option<usize>, String> {
     const ENV: &str = "CAVEMAN_ENGINE_BUDGET";
     match std::env::var(ENV) {
-        Ok(v) if !v.is_empty() => budget_value(ENV, &v).map(Some),
+        Ok(v) if !v.is_empty() => match v.trim().parse::<usize>() {
+            Ok(n) if n > 0 => Ok(Some(n)),
+            _ => Err(format!(
+                "{ENV}: {v:?} is not a token budget (a whole number above 0)"
+            )),
+        },
         _ => Ok(None),
     }
 }
@@ -114,10 +126,18 @@ pub(super) fn parse_all(args: &[String]) -> std::result::Result<(Options, Extra)
     }
     opts.toon_best_of = std::env::var("CAVE_ENGINE_TOON").is_ok_and(|v| is_best_of(&v));
     if !extra.profile_flag {
-        opts.profile = Profile::from_env().map_err(Error::usage)?;
+        match Profile::from_env() {
+            Ok(p) => opts.profile = p,
+            Err(why) => extra.env_warning = Some(why),
+        }
     }
     if !extra.budget_flag {
-        opts.budget = budget_from_env()?;
+        match budget_from_env() {
+            Ok(b) => opts.budget = b,
+            Err(why) => {
+                extra.env_warning.get_or_insert(why);
+            }
+        }
     }
     Ok((opts, extra))
 }
@@ -134,52 +154,32 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     let input = match super::io::read_stdin_capped()? {
         super::io::Stdin::Whole(input) => input,
-        // compat keeps the reference's cap (exit 1); lean loses nothing.
-        super::io::Stdin::TooLarge(head) if opts.profile == Profile::Lean => {
-            return pass_through_too_large(&head, &opts)
+        // Without a budget compat keeps the reference's cap (exit 1); a
+        // budget or lean streams it, losing nothing.
+        super::io::Stdin::TooLarge(head) => {
+            let compat = opts.profile == Profile::Compat;
+            return super::large::publish(
+                head,
+                &mut std::io::stdin().lock(),
+                &opts,
+                &extra,
+                compat,
+            );
         }
-        super::io::Stdin::TooLarge(_) => return Err(super::io::too_large()),
     };
     publish(&input, &opts, &extra)
 }
 
-/// An input past [`super::MAX_STDIN`] under lean: written out as it comes,
-/// in constant memory, with `cave_input_too_large` in the report. Too large
-/// to count, its tokens are estimated at four bytes each; its type is
-/// detected from its first 64 KiB.
-fn pass_through_too_large(head: &[u8], opts: &Options) -> Result<()> {
-    let total =
-        super::io::pass_through_rest(head).map_err(|e| Error::fatal(format!("compress: {e}")))?;
-    let sample = &head[..head.len().min(64 << 10)];
-    let sample = match sample.iter().rposition(|&b| b == b'\n') {
-        Some(i) if i > 0 => &sample[..i],
-        _ => sample,
-    };
-    let content_type = match &opts.forced_type {
-        Some(t) => t.clone(),
-        None => crate::detect::detect_as(sample, opts.profile, false).ct,
-    };
-    let tokens = total.div_ceil(4) as usize;
-    let report = crate::report::Report {
-        content_type,
-        tokens_before: tokens,
-        tokens_after: tokens,
-        ratio: 0.0,
-        transformed: None,
-        error: Some(crate::report::StoreFailure::InputTooLarge),
-        profile: opts.profile,
-        budget: opts.budget,
-        over_budget: opts.budget.is_some_and(|b| tokens > b),
-    };
-    write_stderr_line(&report.to_json())
-        .map_err(|e| Error::fatal(format!("compress: write report: {e}")))
-}
-
 /// Compresses `input` and prints the view, the report and the account.
 pub(super) fn publish(input: &[u8], opts: &Options, extra: &Extra) -> Result<()> {
+    if let Some(why) = &extra.env_warning {
+        return pass_through(input, opts, why);
+    }
     // A store that cannot be opened loses nothing: the engine's put fails,
     // the input passes through with `cave_ccr_unavailable` in the report,
-    // and a terminal is told why.
+    // and a terminal is told why. An object store (`CAVEMAN_CCR_URL`, this
+    // project's own) says why it refused whoever reads stderr, once.
+    let remote = std::env::var_os("CAVEMAN_CCR_URL").is_some_and(|v| !v.is_empty());
     let (store, refusal) = match super::open_store_or_why() {
         Ok(store) => (store, None),
         Err(why) => (crate::store::Store::unusable(why.clone()), Some(why)),
@@ -202,10 +202,40 @@ pub(super) fn publish(input: &[u8], opts: &Options, extra: &Extra) -> Result<()>
             let _ = write_stderr_line(line.as_bytes());
         }
     }
-    if let Some(why) = refusal.filter(|_| super::stderr_is_tty()) {
+    let why = refusal.or_else(|| store.put_failure());
+    if let Some(why) = why.filter(|_| remote || super::stderr_is_tty()) {
         let note = format!("caveman-engine: {why}; the input passed through");
         let _ = write_stderr_line(note.as_bytes());
     }
+    Ok(())
+}
+
+/// `input` unchanged on stdout, its report (the type detection names, the
+/// exact count), then `why` on stderr: for options the environment set
+/// that cannot be used.
+fn pass_through(input: &[u8], opts: &Options, why: &str) -> Result<()> {
+    let (body, _) = crate::unwrap::unwrap_as(input, opts.profile);
+    let content_type = match &opts.forced_type {
+        Some(t) => t.clone(),
+        None => crate::detect::detect_as(&body, opts.profile, false).ct,
+    };
+    let tokens = crate::tokens::count(input);
+    let report = crate::report::Report {
+        content_type,
+        tokens_before: tokens,
+        tokens_after: tokens,
+        ratio: 0.0,
+        transformed: None,
+        error: None,
+        profile: opts.profile,
+        budget: opts.budget,
+        over_budget: false,
+    };
+    write_stdout(input).map_err(|e| Error::fatal(format!("compress: write stdout: {e}")))?;
+    write_stderr_line(&report.to_json())
+        .map_err(|e| Error::fatal(format!("compress: write report: {e}")))?;
+    let note = format!("caveman-engine: {why}; the input passed through");
+    let _ = write_stderr_line(note.as_bytes());
     Ok(())
 }
 

@@ -54,7 +54,7 @@ pub fn run(args: &[String]) -> Result<()> {
         Profile::Lean => crate::compress::shared::clean::clean(&input),
         Profile::Compat => std::borrow::Cow::Borrowed(&input[..]),
     };
-    let (body, layers) = crate::unwrap::unwrap(&clean);
+    let (body, layers) = crate::unwrap::unwrap_as(&clean, profile);
     let d = match (profile, &clean) {
         (Profile::Lean, std::borrow::Cow::Owned(_)) => {
             crate::detect::detect_lean(&body, false, true)
@@ -89,12 +89,12 @@ mod tests {
             (Profile::Lean, true)
         );
         let e = parse(&args(&["--profile", "lean", "--bogus"])).unwrap_err();
-        assert_eq!(e.code(), 2);
+        assert_eq!(e.code(), 1);
         assert!(e
             .to_string()
             .starts_with("detect: unknown argument \"--bogus\""));
         let e = parse(&args(&["--profile", "fast"])).unwrap_err();
-        assert_eq!(e.code(), 2);
+        assert_eq!(e.code(), 1);
         assert_eq!(
             e.to_string(),
             "--profile: unknown profile \"fast\" (compat or lean)"

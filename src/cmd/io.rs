@@ -72,41 +72,6 @@ pub fn read_stdin_capped() -> Result<Stdin> {
     Ok(Stdin::Whole(buf))
 }
 
-/// Writes `head`, then copies the rest of stdin to stdout through a fixed
-/// buffer; returns the number of bytes written in all.
-pub fn pass_through_rest(head: &[u8]) -> std::result::Result<u64, String> {
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    let write_err = |e: io::Error| format!("write /dev/stdout: {}", errno_text(&e));
-    match out.write_all(head) {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe || is_closed(&e) => {
-            return Ok(head.len() as u64)
-        }
-        r => r.map_err(write_err)?,
-    }
-    let mut total = head.len() as u64;
-    let mut buf = vec![0u8; 1 << 20];
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
-    loop {
-        let n = match input.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(format!("read /dev/stdin: {}", errno_text(&e))),
-        };
-        match out.write_all(&buf[..n]) {
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe || is_closed(&e) => return Ok(total),
-            r => r.map_err(write_err)?,
-        }
-        total += n as u64;
-    }
-    match out.flush() {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe || is_closed(&e) => Ok(total),
-        r => r.map(|_| total).map_err(write_err),
-    }
-}
-
 /// The descriptor is not open (EBADF): the reference's runtime reopens a
 /// closed standard stream on `/dev/null`.
 fn is_closed(e: &io::Error) -> bool {

@@ -16,6 +16,7 @@ mod init;
 mod io;
 mod pixel;
 mod pixel_simulate;
+mod large;
 mod registry;
 mod retrieve;
 mod run;
@@ -73,7 +74,7 @@ fn print(text: &str) -> Result<()> {
 fn help(path: &[&str]) -> Result<()> {
     match cli::help(path) {
         Some(text) => print(&text),
-        None => Err(Error::usage(format!(
+        None => Err(Error::unknown_command(format!(
             "unknown caveman-engine subcommand: {}",
             path.join(" ")
         ))),
@@ -167,7 +168,7 @@ pub fn run(args: &[String]) -> Result<()> {
         "config" => config::run(rest),
         "evals" if any_help => help(&["evals", "run"]),
         "evals" => evals::run(rest),
-        other => Err(Error::usage(format!(
+        other => Err(Error::unknown_command(format!(
             "unknown caveman-engine subcommand: {other}"
         ))),
     }

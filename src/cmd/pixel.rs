@@ -51,7 +51,7 @@ pub(super) fn print_usage() {
 pub fn run(args: &[String]) -> Result<()> {
     let Some(verb) = args.first() else {
         let block = usage_block(SIMULATE.is_some());
-        return Err(Error::usage(block.trim_end_matches('\n')));
+        return Err(Error::unknown_command(block.trim_end_matches('\n')));
     };
     match verb.as_str() {
         "help" | "--help" | "-h" => {

@@ -16,7 +16,8 @@ pub fn run(args: &[String]) -> Result<()> {
     let query = args.get(1).map(String::as_str).unwrap_or("");
     // Under lean a query that matches nothing says so and exits 1, as
     // grep does (compat prints the whole original, as the reference).
-    let lean = crate::profile::Profile::from_env().is_ok_and(|p| p.is_lean());
+    let profile = crate::profile::Profile::from_env().unwrap_or_default();
+    let lean = profile.is_lean();
     if lean && !query.trim().is_empty() && crate::narrow::matches_nothing(&original, query) {
         return Err(Error::fatal(format!(
             "retrieve: nothing in {handle} matches {}",
@@ -26,7 +27,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let view = if query.trim().is_empty() {
         original
     } else {
-        crate::narrow::narrow(original, query)
+        crate::narrow::narrow_as(original, query, profile)
     };
     write_stdout(&view).map_err(|e| Error::fatal(format!("write stdout: {e}")))?;
     crate::ledger::retrieved(handle, crate::tokens::count(&view));

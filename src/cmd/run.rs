@@ -103,10 +103,15 @@ pub fn run(args: &[String]) -> Result<()> {
         }
     }
     // The write ends now live only in the child: EOF when it (and any
-    // process it left holding them) is done.
+    // process it left holding them) is done. Output past the stdin limit
+    // is streamed (a budget's view, else passed through), never held.
     let mut output = Vec::new();
     let mut file = std::fs::File::from(reader);
-    let _ = file.read_to_end(&mut output);
+    let _ = (&mut file)
+        .take(super::MAX_STDIN as u64 + 1)
+        .read_to_end(&mut output);
+    let large = (output.len() > super::MAX_STDIN)
+        .then(|| super::large::publish(output.split_off(0), &mut file, &opts, &extra, false));
     let _ = file.as_raw_fd();
     let status = child
         .wait()
@@ -117,11 +122,9 @@ pub fn run(args: &[String]) -> Result<()> {
         (None, Some(sig)) => 128 + sig,
         _ => 1,
     };
-    if output.len() > super::MAX_STDIN {
-        // Too large to hold a view of: the output as it was.
-        let _ = super::io::write_stdout(&output);
-    } else {
-        super::agent::publish(&output, &opts, &extra, &plan, agent)?;
+    match large {
+        Some(published) => published?,
+        None => super::agent::publish(&output, &opts, &extra, &plan, agent)?,
     }
     if code == 0 {
         Ok(())

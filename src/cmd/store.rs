@@ -31,7 +31,7 @@ pub fn run(args: &[String]) -> Result<()> {
             _ => Err(Error::usage(USAGE)),
         },
         "path" => out(&format!("{}\n", open()?.dir().display())),
-        _ => Err(Error::usage(USAGE)),
+        _ => Err(Error::unknown_command(USAGE)),
     }
 }
 

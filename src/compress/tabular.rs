@@ -372,7 +372,7 @@ const LEAN_TAIL: usize = 1;
 pub(crate) struct Grid<'a> {
     pub names: Vec<&'a str>,
     /// Cells of data row `i`.
-    pub row: Box<dyn Fn(usize) -> Vec<&'a str> + 'a>,
+    pub row: Box<dyn Fn(usize) -> Vec<&'a str> + Sync + 'a>,
     pub rows: usize,
     /// Trailing rows kept.
     pub tail: usize,
@@ -414,14 +414,13 @@ pub(crate) fn lean_cut(g: &Grid<'_>, query: &str, budget: Option<usize>) -> Lean
         *k = true;
     }
     account(&mut trace, &keep, "head/tail");
-    let mut why: Vec<&'static str> = keep
-        .iter()
-        .map(|&k| if k { "head/tail" } else { "" })
-        .collect();
-    let docs: Vec<String> = (0..n).map(|i| (g.row)(i).join(" ")).collect();
-    for (i, (k, d)) in keep.iter_mut().zip(&docs).enumerate() {
-        if LEAN_FAILURE.is_match(d) {
-            why[i] = "failure word";
+    // Rows are read again from the grid where needed, never held: a
+    // joined copy and a cell list of every row were 6× a 60 MB CSV.
+    let mut why: Vec<u8> = keep.iter().map(|&k| u8::from(k)).collect();
+    let doc = |i: usize| (g.row)(i).join(" ");
+    for (i, k) in keep.iter_mut().enumerate() {
+        if LEAN_FAILURE.is_match(&doc(i)) {
+            why[i] = 2;
             *k = true;
         }
     }
@@ -429,9 +428,8 @@ pub(crate) fn lean_cut(g: &Grid<'_>, query: &str, budget: Option<usize>) -> Lean
     // A column is numeric when every non-empty cell is a number.
     let width = g.names.len();
     let mut numeric = vec![true; width];
-    let rows: Vec<Vec<&str>> = (0..n).map(|i| (g.row)(i)).collect();
-    for r in &rows {
-        for (c, cell) in r.iter().enumerate().take(width) {
+    for i in 0..n {
+        for (c, cell) in (g.row)(i).iter().enumerate().take(width) {
             let t = cell.trim();
             if !t.is_empty() && number(t).is_none() {
                 numeric[c] = false;
@@ -439,9 +437,9 @@ pub(crate) fn lean_cut(g: &Grid<'_>, query: &str, budget: Option<usize>) -> Lean
         }
     }
     let mut st = Stats::new(256);
-    for (i, r) in rows.iter().enumerate() {
+    for i in 0..n {
         st.unit();
-        for (c, cell) in r.iter().enumerate().take(width) {
+        for (c, cell) in (g.row)(i).into_iter().enumerate().take(width) {
             let t = cell.trim();
             if t.is_empty() || g.names[c].trim().is_empty() {
                 continue;
@@ -458,7 +456,7 @@ pub(crate) fn lean_cut(g: &Grid<'_>, query: &str, budget: Option<usize>) -> Lean
     }
     for h in st.holders() {
         if !keep[h] {
-            why[h] = "extreme or value the summary cannot state";
+            why[h] = 3;
         }
         keep[h] = true;
     }
@@ -468,13 +466,13 @@ pub(crate) fn lean_cut(g: &Grid<'_>, query: &str, budget: Option<usize>) -> Lean
         "extreme or value the summary cannot state",
     );
     if !query.is_empty() {
-        let scores = relevance::scores_of(query, n, |i| docs[i].as_str().into());
+        let scores = relevance::scores_of(query, n, |i| doc(i).into());
         for i in relevance::candidates(&scores, &keep)
             .into_iter()
             .take(QUERY_FILL)
         {
             keep[i] = true;
-            why[i] = "query";
+            why[i] = 4;
         }
         account(&mut trace, &keep, "query");
     }
@@ -485,14 +483,18 @@ pub(crate) fn lean_cut(g: &Grid<'_>, query: &str, budget: Option<usize>) -> Lean
         }
     }
     account(&mut trace, &keep, "marker would not pay");
-    let dropped_bytes: usize = (0..n)
-        .filter(|&i| !keep[i])
-        .map(|i| docs[i].len() + 1)
-        .sum();
+    let dropped_bytes: usize = (0..n).filter(|&i| !keep[i]).map(|i| doc(i).len() + 1).sum();
     let mut summary = st.render("rows", false, (dropped_bytes / 4).max(600));
     if let Some(b) = budget {
         // Rows by priority within the budget; the summary shrinks first.
         use super::shared::lines::Keep;
+        const WHY: [&str; 5] = [
+            "rest",
+            "head/tail",
+            "failure word",
+            "extreme or value the summary cannot state",
+            "query",
+        ];
         let names = g.names.join(" ");
         let overhead = |s: &str| format!("{names}\n{s}");
         if crate::tokens::count(overhead(&summary).as_bytes()) * 2 > b {
@@ -501,14 +503,15 @@ pub(crate) fn lean_cut(g: &Grid<'_>, query: &str, budget: Option<usize>) -> Lean
         let mut k = Keep::new(n);
         for i in 0..n {
             if keep[i] {
-                k.set(i, if why[i].is_empty() { "rest" } else { why[i] });
+                k.set(i, WHY[why[i] as usize]);
             }
         }
-        k.fit_text(
-            Some(b),
-            |i| docs[i].as_str(),
-            &lean_marker(999, None),
-            &overhead(&summary),
+        let count = |s: &str| crate::tokens::count(s.as_bytes()) + 1;
+        k.fit(
+            b,
+            |i| count(&doc(i)),
+            count(&lean_marker(999, None)),
+            count(&overhead(&summary)),
         );
         keep = k.flags();
     }

@@ -59,7 +59,7 @@ fn summary_line(l: &str) -> bool {
 fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, Decline> {
     use super::shared::lean;
     let mut clock = crate::timings::Clock::new("terminal");
-    let (body, trailing_lf, cr) = cleaned(text);
+    let (body, trailing_lf, cr) = cleaned(text, true);
     let doc = Lines::of_body(&body, trailing_lf, cr);
     clock.mark("clean");
     let whole = || lean::join(&doc, &Pieces::all(doc.len()));
@@ -86,10 +86,11 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
     }
 }
 
-/// The text with every line cleaned ([`clean`]), without its trailing
-/// LF, with whether it had one and the document's line ending: borrowed
-/// when no line holds a CR or an escape, else built on every core.
-fn cleaned(text: &str) -> (Cow<'_, str>, bool, &'static str) {
+/// The text with every line cleaned ([`clean`]; under lean
+/// [`clean_lean`]), without its trailing LF, with whether it had one and
+/// the document's line ending: borrowed when no line holds a CR or an
+/// escape, else built on every core.
+fn cleaned(text: &str, lean: bool) -> (Cow<'_, str>, bool, &'static str) {
     let raw = Lines::split(text);
     let (trailing_lf, cr) = (raw.trailing_lf, raw.cr);
     let body = raw.body();
@@ -102,7 +103,11 @@ fn cleaned(text: &str) -> (Cow<'_, str>, bool, &'static str) {
             if k > 0 {
                 out.push('\n');
             }
-            out.push_str(&clean(l));
+            if lean {
+                out.push_str(&clean_lean(l));
+            } else {
+                out.push_str(&clean(l));
+            }
         }
         out
     });
@@ -132,7 +137,7 @@ fn may_be_aligned<'a>(lines: impl Iterator<Item = &'a str>) -> bool {
 
 /// The terminal view of `text` (terminal.md §3).
 pub(crate) fn compress(text: &str) -> Result<Compressed, Decline> {
-    let (body, trailing_lf, cr) = cleaned(text);
+    let (body, trailing_lf, cr) = cleaned(text, false);
     let doc = Lines::of_body(&body, trailing_lf, cr);
     let n = doc.len();
     let mut trace = Trace::default();
@@ -196,6 +201,42 @@ fn clean(line: &str) -> Cow<'_, str> {
     if cr {
         out.push('\r');
     }
+    Cow::Owned(out)
+}
+
+/// One line cleaned as [`clean`] does, except that a frame a later one
+/// drew over is not lost when it is a signal line (an error, a warning, a
+/// failure): such frames stay, each a line of its own (with the line's CR
+/// ending, if any), before the last one.
+fn clean_lean(line: &str) -> Cow<'_, str> {
+    let (body, cr) = match line.strip_suffix('\r') {
+        Some(b) => (b, "\r"),
+        None => (line, ""),
+    };
+    if !body.contains('\r') {
+        return clean(line);
+    }
+    let Some(last) = body.rsplit('\r').find(|s| !s.is_empty()) else {
+        return clean(line);
+    };
+    let last_at = last.as_ptr() as usize - body.as_ptr() as usize;
+    let last = strip_escapes(last);
+    let mut out = String::new();
+    let mut previous = String::new();
+    for frame in body[..last_at].split('\r').filter(|f| !f.is_empty()) {
+        let cleaned = strip_escapes(frame);
+        if cleaned != previous && cleaned != last && SIGNAL.is_match(&cleaned) {
+            out.push_str(&cleaned);
+            out.push_str(cr);
+            out.push('\n');
+            previous = cleaned;
+        }
+    }
+    if out.is_empty() {
+        return clean(line);
+    }
+    out.push_str(&last);
+    out.push_str(cr);
     Cow::Owned(out)
 }
 
@@ -302,6 +343,25 @@ mod tests {
         assert_eq!(
             view(&s).unwrap(),
             "step 1 ok\nstep 2 ok\nstep 3 ok\n… 1 lines elided (caveman) …\nstep 5 ok\nstep 6 ok\nstep 7 ok\n"
+        );
+    }
+
+    #[test]
+    fn lean_keeps_a_signal_frame_drawn_over() {
+        assert_eq!(
+            clean_lean("fetch 10%\rERROR: connection reset\rfetch 100% done\r"),
+            "ERROR: connection reset\r\nfetch 100% done\r"
+        );
+        assert_eq!(clean_lean("a 50%\r\x1b[2K"), "");
+        assert_eq!(clean_lean("10%\r20%\rdone"), "done");
+        assert_eq!(
+            clean_lean("\x1b[31mFAILED\x1b[0m x\rFAILED x\rFAILED x\rok"),
+            "FAILED x\nok"
+        );
+        // Compat keeps the reference's last frame.
+        assert_eq!(
+            clean("fetch 10%\rERROR: connection reset\rfetch 100% done"),
+            "fetch 100% done"
         );
     }
 

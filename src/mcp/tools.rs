@@ -388,7 +388,7 @@ impl Tools {
                     .into_bytes(),
                 );
             }
-            return text(crate::narrow::narrow(original, query));
+            return text(crate::narrow::narrow_as(original, query, self.profile));
         }
         if self.ledger.len() >= STORM_KEYS {
             self.ledger.insert(key(query));

@@ -14,6 +14,7 @@ mod manage;
 mod memory;
 mod object;
 mod record;
+mod spool;
 #[cfg(test)]
 mod tests;
 
@@ -28,6 +29,7 @@ use crate::go::os::{errno_text as go_errno, path_error as go_path_error};
 use crate::go::strconv::{parse_int, quote as go_quote};
 pub use manage::{Entry, Pruned, Verified};
 use record::{damaged, Header};
+pub use spool::{Spool, SpoolRecord};
 
 /// Default budget: 512 MiB of stored originals.
 pub const DEFAULT_BUDGET: u64 = 536_870_912;
@@ -91,7 +93,7 @@ impl PutError {
     /// A failed write: a full disk, a quota or a file-size limit
     /// (`ulimit -f`) counts as the budget refusal (store.md §3 step 5),
     /// anything else as unavailable.
-    fn from_io(e: &io::Error) -> PutError {
+    pub fn from_io(e: &io::Error) -> PutError {
         match e.raw_os_error() {
             Some(libc::ENOSPC | libc::EDQUOT | libc::EFBIG) => PutError::Budget,
             _ => PutError::Io(go_errno(e)),
@@ -379,6 +381,12 @@ impl Store {
     /// True for an object store (`CAVEMAN_CCR_URL`).
     pub fn is_remote(&self) -> bool {
         self.remote.is_some()
+    }
+
+    /// Why the last put to an object store failed, in one line (`None`
+    /// for a directory: its refusals are the reference's, said at open).
+    pub fn put_failure(&self) -> Option<String> {
+        self.remote.as_ref().and_then(|r| r.put_failure())
     }
 
     /// True for [`Store::in_memory`].

@@ -8,10 +8,14 @@
 //!
 //! Credentials and endpoint come from the standard AWS environment
 //! (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_REGION`,
-//! `AWS_ENDPOINT_URL`, `AWS_ALLOW_HTTP`, `AWS_SKIP_SIGNATURE`). A put gives
-//! up after `CAVEMAN_CCR_TIMEOUT_MS` (default 2000): `compress` then passes
-//! its input through with `cave_ccr_unavailable`. There is no byte budget
-//! in a bucket: a lifecycle rule is the way to bound it.
+//! `AWS_ENDPOINT_URL`, `AWS_ALLOW_HTTP`, `AWS_SKIP_SIGNATURE`). Every
+//! request gives up once the server has not answered for
+//! `CAVEMAN_CCR_TIMEOUT_MS` (default 2000): `compress` then passes its
+//! input through with `cave_ccr_unavailable`, and `retrieve`, `stats` and
+//! `store` fail naming the URL. An answer that keeps coming (a 64 MiB
+//! original on a slow link) may take longer, up to [`TRANSFER_TIMEOUT`].
+//! There is no byte budget in a bucket: a lifecycle rule is the way to
+//! bound it.
 //!
 //! The async runtime (one thread, the caller's) is started only when the
 //! URL is set; the file store never sees it.
@@ -26,10 +30,12 @@ use object_store::{ObjectStore, PutMode, PutOptions, PutPayload};
 use super::record::{self, Header};
 use super::{GetError, Handle, NewRecord, PutError};
 
-/// Default bound of a put (`CAVEMAN_CCR_TIMEOUT_MS`).
-const PUT_TIMEOUT: Duration = Duration::from_secs(2);
-/// Bound of a read or a listing (a 64 MiB original on a slow link).
-const READ_TIMEOUT: Duration = Duration::from_secs(60);
+/// Default bound of a server's silence (`CAVEMAN_CCR_TIMEOUT_MS`): a put,
+/// the start of an answer, each further part of it.
+const TIMEOUT: Duration = Duration::from_secs(2);
+/// Bound of one whole transfer that keeps making progress (a 64 MiB
+/// original on a slow link).
+const TRANSFER_TIMEOUT: Duration = Duration::from_secs(60);
 /// A header is read from the first bytes of its object.
 const HEAD_BYTES: u64 = 4096;
 
@@ -38,7 +44,10 @@ pub(super) struct Remote {
     prefix: ObjectPath,
     rt: tokio::runtime::Runtime,
     url: String,
-    put_timeout: Duration,
+    /// How long a request may go unanswered (`CAVEMAN_CCR_TIMEOUT_MS`).
+    timeout: Duration,
+    /// Why the last put failed, for the one line `compress` prints.
+    put_failure: std::sync::Mutex<Option<String>>,
 }
 
 impl std::fmt::Debug for Remote {
@@ -67,8 +76,9 @@ impl Remote {
         if bucket.is_empty() {
             return Err(format!("CAVEMAN_CCR_URL {url:?}: no bucket"));
         }
-        let put_timeout = match timeout_ms.map(str::trim) {
-            None | Some("") => PUT_TIMEOUT,
+        plain_http_allowed(url)?;
+        let timeout = match timeout_ms.map(str::trim) {
+            None | Some("") => TIMEOUT,
             Some(s) => match s.parse::<u64>() {
                 Ok(ms) if ms > 0 => Duration::from_millis(ms),
                 _ => return Err("CAVEMAN_CCR_TIMEOUT_MS must be a positive integer".into()),
@@ -76,12 +86,12 @@ impl Remote {
         };
         let retry = object_store::RetryConfig {
             max_retries: 1,
-            retry_timeout: put_timeout,
+            retry_timeout: timeout,
             ..Default::default()
         };
         let client = object_store::ClientOptions::new()
-            .with_connect_timeout(put_timeout)
-            .with_timeout(READ_TIMEOUT);
+            .with_connect_timeout(timeout)
+            .with_timeout(TRANSFER_TIMEOUT);
         // The standard AWS environment, read as `from_env` reads it, after
         // the client options so that it can still change them.
         let mut builder = AmazonS3Builder::new()
@@ -120,7 +130,8 @@ impl Remote {
             prefix: ObjectPath::from(prefix.trim_matches('/')),
             rt,
             url: url.to_string(),
-            put_timeout,
+            timeout,
+            put_failure: std::sync::Mutex::new(None),
         })
     }
 
@@ -132,24 +143,54 @@ impl Remote {
         self.prefix.child(h.as_str())
     }
 
-    fn run<T>(
+    /// Runs one request to its answer, giving up after the timeout.
+    fn run<T>(&self, fut: impl Future<Output = object_store::Result<T>>) -> Result<T, Failure> {
+        self.rt.block_on(self.answer(fut))
+    }
+
+    /// `fut`'s answer within the timeout, its error as a [`Failure`].
+    async fn answer<T>(
         &self,
-        limit: Duration,
         fut: impl Future<Output = object_store::Result<T>>,
     ) -> Result<T, Failure> {
-        self.rt.block_on(async {
-            match tokio::time::timeout(limit, fut).await {
-                Ok(Ok(v)) => Ok(v),
-                Ok(Err(object_store::Error::NotFound { .. })) => Err(Failure::NotFound),
-                Ok(Err(object_store::Error::AlreadyExists { .. })) => Err(Failure::Exists),
-                Ok(Err(e)) => Err(Failure::Other(format!("{}: {}", self.url, short(&e)))),
-                Err(_) => Err(Failure::Other(format!(
-                    "{}: no answer within {} ms",
-                    self.url,
-                    limit.as_millis()
-                ))),
-            }
-        })
+        match tokio::time::timeout(self.timeout, fut).await {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(object_store::Error::NotFound { .. })) => Err(Failure::NotFound),
+            Ok(Err(object_store::Error::AlreadyExists { .. })) => Err(Failure::Exists),
+            Ok(Err(e)) => Err(Failure::Other(format!("{}: {}", self.url, short(&e)))),
+            Err(_) => Err(self.silent()),
+        }
+    }
+
+    /// The server said nothing for the timeout.
+    fn silent(&self) -> Failure {
+        Failure::Other(format!(
+            "{}: no answer within {} ms",
+            self.url,
+            self.timeout.as_millis()
+        ))
+    }
+
+    /// Every item of `stream`, each one (a part of a body, a page of a
+    /// listing) within the timeout of the one before.
+    async fn collect<T>(
+        &self,
+        mut stream: impl futures_util::Stream<Item = object_store::Result<T>> + Unpin,
+    ) -> Result<Vec<T>, Failure> {
+        use futures_util::StreamExt;
+        let mut items = Vec::new();
+        while let Some(item) = self
+            .answer(async { Ok::<_, object_store::Error>(stream.next().await) })
+            .await?
+        {
+            items.push(self.answer(async { item }).await?);
+        }
+        Ok(items)
+    }
+
+    /// Why the last put failed (`None` after a put that worked).
+    pub fn put_failure(&self) -> Option<String> {
+        self.put_failure.lock().ok().and_then(|f| f.clone())
     }
 
     /// Stores a record; idempotent.
@@ -176,12 +217,11 @@ impl Remote {
         };
         let put = |opts: PutOptions| {
             self.run(
-                self.put_timeout,
                 self.store
                     .put_opts(&path, PutPayload::from(bytes.clone()), opts),
             )
         };
-        match put(create) {
+        let done = match put(create) {
             Ok(_) => Ok(h),
             Err(Failure::Exists) => match self.get(&h) {
                 // The same original is there already.
@@ -193,19 +233,28 @@ impl Remote {
                     .map_err(|f| PutError::Io(f.text())),
             },
             Err(f) => Err(PutError::Io(f.text())),
+        };
+        if let Ok(mut failure) = self.put_failure.lock() {
+            *failure = match &done {
+                Err(PutError::Io(why)) => Some(why.clone()),
+                _ => None,
+            };
         }
+        done
     }
 
     /// A record's header, original and metadata, verified.
     pub fn get(&self, h: &Handle) -> Result<(Header, Vec<u8>, Vec<u8>), GetError> {
         let path = self.path(h);
         let bytes = self
-            .run(READ_TIMEOUT, async {
-                let r = self.store.get(&path).await?;
+            .rt
+            .block_on(async {
+                let r = self.answer(self.store.get(&path)).await?;
                 if r.meta.size > record::MAX_PART * 2 + HEAD_BYTES {
                     return Ok(None);
                 }
-                r.bytes().await.map(Some)
+                let parts = self.collect(r.into_stream()).await?;
+                Ok(Some(parts.concat()))
             })
             .map_err(Failure::into_get)?;
         match bytes {
@@ -218,22 +267,16 @@ impl Remote {
     pub fn header(&self, h: &Handle, size: u64) -> Result<Header, GetError> {
         let path = self.path(h);
         let head = self
-            .run(
-                READ_TIMEOUT,
-                self.store.get_range(&path, 0..HEAD_BYTES.min(size)),
-            )
+            .run(self.store.get_range(&path, 0..HEAD_BYTES.min(size)))
             .map_err(Failure::into_get)?;
         record::decode_header(&head, size, h).map(|(hd, _)| hd)
     }
 
     /// Every object named like a record, in handle order.
     pub fn list(&self) -> Result<Vec<Listed>, String> {
-        use futures_util::TryStreamExt;
         let metas: Vec<object_store::ObjectMeta> = self
-            .run(
-                READ_TIMEOUT,
-                self.store.list(Some(&self.prefix)).try_collect(),
-            )
+            .rt
+            .block_on(self.collect(self.store.list(Some(&self.prefix))))
             .map_err(Failure::text)?;
         let mut out: Vec<Listed> = metas
             .into_iter()
@@ -254,16 +297,40 @@ impl Remote {
     /// Removes a record; `Ok(false)` when there was none.
     pub fn remove(&self, h: &Handle) -> Result<bool, String> {
         let path = self.path(h);
-        match self.run(READ_TIMEOUT, self.store.head(&path)) {
+        match self.run(self.store.head(&path)) {
             Err(Failure::NotFound) => return Ok(false),
             Err(f) => return Err(f.text()),
             Ok(_) => {}
         }
-        match self.run(READ_TIMEOUT, self.store.delete(&path)) {
+        match self.run(self.store.delete(&path)) {
             Ok(()) | Err(Failure::NotFound) => Ok(true),
             Err(f) => Err(f.text()),
         }
     }
+}
+
+/// An `http://` endpoint is refused by the client unless `AWS_ALLOW_HTTP`
+/// is true, at the first request and in words that do not say so: refuse
+/// it here, naming the fix.
+fn plain_http_allowed(url: &str) -> Result<(), String> {
+    let endpoint = ["AWS_ENDPOINT_URL", "AWS_ENDPOINT"]
+        .iter()
+        .find_map(|k| std::env::var(k).ok().filter(|v| !v.is_empty()));
+    let Some(endpoint) = endpoint else {
+        return Ok(());
+    };
+    let allowed = std::env::var("AWS_ALLOW_HTTP").is_ok_and(|v| {
+        matches!(
+            v.to_ascii_lowercase().as_str(),
+            "1" | "true" | "on" | "yes" | "y"
+        )
+    });
+    if endpoint.to_ascii_lowercase().starts_with("http://") && !allowed {
+        return Err(format!(
+            "CAVEMAN_CCR_URL {url:?}: the endpoint {endpoint} is plain HTTP; set AWS_ALLOW_HTTP=true to use it"
+        ));
+    }
+    Ok(())
 }
 
 /// Why a request failed.

@@ -24,9 +24,14 @@ use crate::go::strconv::quote as go_quote;
 
 pub(super) const MAGIC: &[u8] = b"CCR1 ";
 
-/// No original or metadata is larger than the largest input (64 MiB):
-/// a record declaring more is damaged, and is refused unread.
+/// No metadata, and no original but a spooled one, is larger than the
+/// largest input held in memory (64 MiB).
 pub(super) const MAX_PART: u64 = 64 << 20;
+
+/// No original is larger than this (one streamed past the 64 MiB stdin
+/// limit, `store::spool`): a record declaring more is damaged, and is
+/// refused unread.
+pub(super) const MAX_ORIGINAL: u64 = 4 << 30;
 
 /// Longest header line read (the JSON header is ~250 bytes; this bounds
 /// what a damaged record can make a reader buffer).
@@ -92,12 +97,13 @@ fn check_magic(first: &[u8], h: &Handle) -> Result<(), GetError> {
 
 /// A record's header line (newline included), after a first line that
 /// passed [`check_magic`], checked against the whole size: JSON fields,
-/// part sizes under [`MAX_PART`], and the lines plus the parts adding up
-/// to `size` exactly.
+/// part sizes under [`MAX_ORIGINAL`] and [`MAX_PART`], and the lines plus
+/// the parts adding up to `size` exactly. (A spooled record pads its JSON
+/// with spaces, which JSON allows.)
 fn check_header(first: &[u8], second: &[u8], size: u64, h: &Handle) -> Result<Header, GetError> {
     let header: Header = serde_json::from_slice(&second[..second.len() - 1])
         .map_err(|_| damaged(h, "bad header"))?;
-    if header.original_len > MAX_PART || header.metadata_len > MAX_PART {
+    if header.original_len > MAX_ORIGINAL || header.metadata_len > MAX_PART {
         return Err(damaged(h, "declared length too large"));
     }
     let expect = (first.len() + second.len()) as u64 + header.original_len + header.metadata_len;
@@ -183,6 +189,33 @@ pub(super) fn read_verified(mut o: Opened, h: &Handle) -> Result<(Vec<u8>, Vec<u
         return Err(damaged(h, "content does not match its handle"));
     }
     Ok((original, metadata))
+}
+
+/// Reads the rest of an opened record as [`read_verified`] does, keeping
+/// nothing (a spooled original may be gigabytes).
+pub(super) fn verify(mut o: Opened, h: &Handle) -> Result<(), GetError> {
+    let mut blake = blake3::Hasher::new();
+    blake.update(&o.header_line);
+    let mut sha = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut left = o.header.original_len;
+    while left > 0 {
+        let n = buf.len().min(left as usize);
+        o.reader.read_exact(&mut buf[..n]).map_err(io_err)?;
+        blake.update(&buf[..n]);
+        sha.update(&buf[..n]);
+        left -= n as u64;
+    }
+    let mut metadata = vec![0u8; o.header.metadata_len as usize];
+    o.reader.read_exact(&mut metadata).map_err(io_err)?;
+    blake.update(&metadata);
+    if blake.finalize().to_hex().as_bytes() != o.checksum {
+        return Err(damaged(h, "checksum mismatch"));
+    }
+    if Handle::from_digest(&sha.finalize()) != *h {
+        return Err(damaged(h, "content does not match its handle"));
+    }
+    Ok(())
 }
 
 /// Writes a record to a temporary file in `dir`, fsyncs it, renames it

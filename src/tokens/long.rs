@@ -49,11 +49,12 @@ pub(super) const WINDOW_OVERLAP: usize = 1 << 12;
 /// the piece (the encoder keeps every token: 381 MB for 64 MiB of random
 /// letters encoded whole).
 pub(super) fn long_count(piece: &[u8]) -> usize {
-    if let Some(p) = short_period(piece) {
-        // Windows a whole number of periods long all hold the same bytes.
+    if let Some((lead, p)) = lead_and_period(piece) {
+        // Windows a whole number of periods long, after the lead, all
+        // hold the same bytes.
         let window = REPEAT_WINDOW / p * p;
         let merge = |w: &[u8]| heap_merge_lengths(w, &mut RankCache::default());
-        if let Some(c) = windows_met(piece, window, WINDOW_OVERLAP, &merge) {
+        if let Some(c) = windows_met_from(piece, lead, window, WINDOW_OVERLAP, &merge) {
             return c;
         }
     }
@@ -90,7 +91,12 @@ pub(super) fn short_period(piece: &[u8]) -> Option<usize> {
     if n < 2 * REPEAT_WINDOW {
         return None;
     }
-    let prefix = &piece[..REPEAT_WINDOW];
+    let q = smallest_period(&piece[..REPEAT_WINDOW]);
+    (q <= MAX_PERIOD && piece[q..] == piece[..n - q]).then_some(q)
+}
+
+/// The smallest period of `prefix` (prefix function, linear).
+fn smallest_period(prefix: &[u8]) -> usize {
     // border[i]: the longest proper border of prefix[..=i]; the smallest
     // period of the prefix is its length minus its longest border.
     let mut border = vec![0usize; prefix.len()];
@@ -104,8 +110,29 @@ pub(super) fn short_period(piece: &[u8]) -> Option<usize> {
         }
         border[i] = k;
     }
-    let q = prefix.len() - border[prefix.len() - 1];
-    (q <= MAX_PERIOD && piece[q..] == piece[..n - q]).then_some(q)
+    prefix.len() - border[prefix.len() - 1]
+}
+
+/// Bytes before a repeated block that [`lead_and_period`] looks past.
+pub(super) const MAX_LEAD: usize = 64;
+
+/// Where a piece starts repeating a short block, and the block's length:
+/// the whole piece ([`short_period`]), else a block repeated for at least
+/// two windows after a lead of at most [`MAX_LEAD`] bytes (`[` and then
+/// `[],` five million times and `]`: a JSON array of empty arrays). Only
+/// the windows' layout follows from it; the count is exact either way.
+pub(super) fn lead_and_period(piece: &[u8]) -> Option<(usize, usize)> {
+    if let Some(p) = short_period(piece) {
+        return Some((0, p));
+    }
+    let run = 2 * REPEAT_WINDOW;
+    (0..=MAX_LEAD)
+        .take_while(|&lead| lead + run <= piece.len())
+        .find_map(|lead| {
+            let block = &piece[lead..lead + run];
+            let q = smallest_period(&block[..REPEAT_WINDOW]);
+            (q <= MAX_PERIOD && block[q..] == block[..run - q]).then_some((lead, q))
+        })
 }
 
 /// An encoding of a window, as the lengths of its tokens.
@@ -138,15 +165,32 @@ pub(super) fn windows_met(
     overlap: usize,
     encode: &Encode,
 ) -> Option<usize> {
+    windows_met_from(piece, 0, window, overlap, encode)
+}
+
+/// [`windows_met`] with a first window `lead` bytes longer than the
+/// others, so that the windows after it start where a repeated block does.
+pub(super) fn windows_met_from(
+    piece: &[u8],
+    lead: usize,
+    window: usize,
+    overlap: usize,
+    encode: &Encode,
+) -> Option<usize> {
     debug_assert!(window > overlap, "a window's two overlaps must not cross");
     let n = piece.len();
-    let starts: Vec<usize> = (0..n).step_by(window).collect();
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain((lead + window..n).step_by(window))
+        .collect();
     let span = |k: usize| starts[k]..starts.get(k + 1).map_or(n, |&s| (s + overlap).min(n));
+    // Where window k's own bytes end (its tail is past it).
+    let own = |k: usize| starts.get(k + 1).map_or(n, |&s| s) - starts[k];
     let fresh: Vec<usize> = (0..starts.len())
         .filter(|&k| k == 0 || piece[span(k)] != piece[span(k - 1)])
         .collect();
     let tokens_of = |k: usize| -> WindowTokens {
         let lengths = encode(&piece[span(k)]);
+        let window = own(k);
         let (mut head, mut tail) = (Vec::new(), Vec::new());
         let mut pos = 0;
         for (i, len) in lengths.iter().enumerate() {

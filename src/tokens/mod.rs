@@ -171,6 +171,13 @@ fn safe_split(t: &[u8], p: usize) -> bool {
     }
 }
 
+/// The first point in `from..t.len()` (from at least 1) where text may be
+/// cut and counted in parts with the same total as whole (see
+/// [`safe_split`]): how a stream too large to hold is counted exactly.
+pub fn cut_point(t: &[u8], from: usize) -> Option<usize> {
+    (from.max(1)..t.len()).find(|&p| safe_split(t, p))
+}
+
 /// Chunk boundaries for counting `t` on `parts` threads: the first point
 /// at or after each even share where `cut_ok` holds.
 fn split_points(t: &[u8], parts: usize, cut_ok: impl Fn(usize) -> bool) -> Vec<usize> {

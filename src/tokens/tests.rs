@@ -360,6 +360,21 @@ fn windowed_counts_equal_whole_counts() {
         assert_eq!(met, Some(enc.count(p)), "{:?}…", &piece[..4]);
         assert_eq!(long_count(p), enc.count(p));
     }
+    // A block repeated after a few other bytes (a JSON array of empty
+    // arrays is one punctuation piece): windows start after the lead.
+    for (piece, lead, period) in [
+        (format!("[{}]]", "[],".repeat(1 << 20)), 1, 3),
+        (format!("x{}", "-=".repeat(3 << 19)), 1, 2),
+        (
+            format!("{}{}", "#".repeat(40), "ab!".repeat(1 << 20)),
+            40,
+            3,
+        ),
+    ] {
+        let p = piece.as_bytes();
+        assert_eq!(lead_and_period(p), Some((lead, period)));
+        assert_eq!(long_count(p), enc.count(p), "{:?}…", &piece[..8]);
+    }
     // Not periodic: a run of one letter that changes at the very end,
     // random letters, a block longer than the longest period.
     let mut almost = "a".repeat(3 << 20);

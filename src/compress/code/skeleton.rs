@@ -52,17 +52,26 @@ struct Func {
     edit: Edit,
 }
 
-/// Sources larger than this are cut in parts.
-const CHUNKED_FROM: usize = 4 << 20;
+/// Sources larger than this are cut in parts: a syntax tree takes ~50
+/// bytes a byte of C, so a part of 1 MiB and the tree of its view stay
+/// within 3× a larger input and 100 MB on each core.
+const CHUNKED_FROM: usize = 1 << 20;
 /// A part is at least this long (it ends at the next top-level start).
-const CHUNK: usize = 1 << 20;
+const CHUNK: usize = 512 << 10;
+/// A part is at most about this long: past it, one ends at the last line
+/// that began at column 0 (else at the next line), top-level start or not.
+const MAX_PART: usize = 1 << 20;
+/// A part longer than this (one line of it: minified code) is not parsed
+/// and stays as it is.
+const MAX_PARSE: usize = 2 << 20;
 
 /// The skeleton of `text` in `lang`. A large source is read as a series of
 /// parts, each a file of its own, split where a top-level item starts (a
 /// line after a blank line beginning with a letter, `/`, `#` or `@` at
-/// column 0): a syntax tree is about 30 bytes per byte of source, so one
-/// tree of 64 MiB would take 2 GB. A part that does not parse on its own
-/// (a split inside a string or comment) stays as it is.
+/// column 0), and at most about [`MAX_PART`] long whatever the source
+/// looks like: a syntax tree is 30 to 50 bytes per byte of source, so one
+/// tree of 64 MiB would take 2 to 3 GB. A part that does not parse on its own
+/// (a split inside a function, a string or a comment) stays as it is.
 pub(crate) fn skeleton(
     text: &str,
     lang: Language,
@@ -74,7 +83,9 @@ pub(crate) fn skeleton(
     }
     let parts = top_level_parts(text);
     let views = crate::par::map_each(&parts, crate::par::workers(), |r| {
-        skeleton_of(&text[r.clone()], lang, query, tolerant).ok()
+        (r.len() <= MAX_PARSE)
+            .then(|| skeleton_of(&text[r.clone()], lang, query, tolerant).ok())
+            .flatten()
     });
     let mut out = String::with_capacity(text.len() / 2);
     let mut trace = Trace::default();
@@ -99,22 +110,35 @@ pub(crate) fn skeleton(
 }
 
 /// `text` cut into parts of at least [`CHUNK`] bytes, each ending where a
-/// top-level item starts.
-fn top_level_parts(text: &str) -> Vec<Range<usize>> {
+/// top-level item starts, or past [`MAX_PART`] where a line starts (the
+/// last one that begins at column 0 as a top-level item would, if any):
+/// only a line longer than that makes a longer part.
+pub(super) fn top_level_parts(text: &str) -> Vec<Range<usize>> {
     let b = text.as_bytes();
     let mut parts = Vec::new();
     let mut start = 0;
     let mut prev_blank = false;
+    // The last line past CHUNK that began at column 0 as an item would.
+    let mut column0 = None;
     let mut pos = 0;
     while pos < b.len() {
         let end = memchr::memchr(b'\n', &b[pos..]).map_or(b.len(), |p| pos + p + 1);
         let line = &b[pos..end];
-        let top = line
-            .first()
-            .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'/' | b'#' | b'@'));
-        if prev_blank && top && pos - start >= CHUNK {
-            parts.push(start..pos);
-            start = pos;
+        let first = line.first().copied().unwrap_or(b'\n');
+        let top = first.is_ascii_alphabetic() || matches!(first, b'/' | b'#' | b'@');
+        if pos - start >= CHUNK {
+            if prev_blank && top {
+                parts.push(start..pos);
+                start = pos;
+                column0 = None;
+            } else if pos - start >= MAX_PART {
+                let cut = column0.unwrap_or(pos);
+                parts.push(start..cut);
+                start = cut;
+                column0 = None;
+            } else if top {
+                column0 = Some(pos);
+            }
         }
         prev_blank = line.iter().all(u8::is_ascii_whitespace);
         pos = end;
@@ -157,6 +181,9 @@ fn skeleton_of(
         comments: Vec::new(),
     };
     c.walk(tree.root_node());
+    // The edits are byte ranges: the tree (~50 bytes a byte of C) goes
+    // before the view is parsed again.
+    drop(tree);
     clock.mark("walk");
     // The query keeps the bodies of the functions it matches.
     let mut keep = vec![false; c.funcs.len()];

@@ -1,7 +1,7 @@
 //! The lean skeleton's promises, per language: the view parses, keeps
 //! every declaration the original's syntax tree has, and is smaller.
 
-use super::skeleton::{declarations, skeleton};
+use super::skeleton::{declarations, skeleton, top_level_parts};
 use crate::detect::Language;
 
 /// A small file per language with a body long enough to elide.
@@ -52,7 +52,7 @@ fn a_file_that_does_not_parse_is_not_cut() {
 
 #[test]
 fn a_large_source_is_read_in_parts_and_keeps_every_signature() {
-    // Over 4 MiB of Go: parsed as parts of about 1 MiB split at top-level
+    // Over 1 MiB of Go: parsed as parts of about 512 KiB split at top-level
     // starts (one tree at a time per core, not one of the whole file).
     let mut src = String::from("package big\n\nimport \"fmt\"\n\n");
     let mut n = 0;
@@ -78,4 +78,47 @@ fn a_large_source_is_read_in_parts_and_keeps_every_signature() {
     }
     assert!(!out.contains("b := a * 2"));
     assert!(out.ends_with("var doc = `\n\nfunc inside() {\n}\n`\n"));
+}
+
+#[test]
+fn parts_are_bounded_whatever_the_source_looks_like() {
+    // No blank line anywhere (generated C), one unbroken statement list,
+    // and one line of minified code: no part passes 1 MiB but by a line.
+    let mut c = String::new();
+    let mut n = 0;
+    while c.len() < 9 << 20 {
+        c.push_str(&format!(
+            "static int f{n}(int x) {{\n    int a = x + {n};\n    int b = a * 2;\n    return a + b;\n}}\n"
+        ));
+        n += 1;
+    }
+    let mut body = String::from("void all(void) {\n");
+    while body.len() < 9 << 20 {
+        body.push_str("    counter += step * 3;\n");
+    }
+    body.push_str("}\n");
+    let minified = "var a=1;".repeat(1 << 20) + "\nfunction f(){return 1}\n";
+    for src in [&c, &body, &minified] {
+        let parts = top_level_parts(src);
+        assert_eq!(parts.first().unwrap().start, 0);
+        assert_eq!(parts.last().unwrap().end, src.len());
+        for w in parts.windows(2) {
+            assert_eq!(w[0].end, w[1].start);
+        }
+        let longest_line = src.split_inclusive('\n').map(str::len).max().unwrap();
+        for p in &parts {
+            assert!(p.len() <= (1 << 20) + longest_line, "{} bytes", p.len());
+        }
+    }
+    // The C without blank lines still splits where a function starts.
+    for p in top_level_parts(&c).iter().skip(1) {
+        assert!(
+            c[p.clone()].starts_with("static int f"),
+            "{}",
+            &c[p.start..p.start + 20]
+        );
+    }
+    let (out, trace) = skeleton(&c, Language::C, "", true).unwrap();
+    assert!(out.len() < c.len(), "{} of {}", out.len(), c.len());
+    assert!(trace.dropped > n / 2, "{} of {n}", trace.dropped);
 }

@@ -139,3 +139,21 @@ fn json_strings_like_go() {
     write_json_str(&mut v, b"a\xffb");
     assert_eq!(v, b"\"a\\ufffdb\"");
 }
+
+#[test]
+fn a_small_tape_holds_no_room_it_does_not_use() {
+    // NDJSON keeps one tape per line: the decoder's room (a node per two
+    // input bytes) was five times the nodes of a typical record.
+    let line = br#"{"id":7,"ts":"2024-05-01T10:00:07Z","user":"u7","status":"ok","ms":17,"path":"/api/v1/items/7"}"#;
+    let t = decode_exact(line, Options::GO).unwrap();
+    assert_eq!(t.nodes.len(), 13);
+    assert!(
+        t.nodes.capacity() <= 13 + 13 / 4 + 4,
+        "{}",
+        t.nodes.capacity()
+    );
+    // A large document keeps its room: its untouched pages cost nothing.
+    let big = format!("[{}1]", "1,".repeat(1 << 20));
+    let t = decode_exact(big.as_bytes(), Options::GO).unwrap();
+    assert!(t.nodes.capacity() >= big.len() / 2);
+}
