@@ -4,6 +4,8 @@ mod util;
 
 #[path = "integration/cli.rs"]
 mod cli;
+#[path = "integration/config.rs"]
+mod config;
 #[path = "integration/gofmt.rs"]
 mod gofmt;
 #[path = "integration/golden.rs"]
