@@ -15,28 +15,16 @@ const COMMENT_BYTES: usize = 160;
 const SECTION_SPLIT: usize = 60;
 
 /// The section a comment line belongs to: the top-level node it is in
-/// or above (a child of a large top-level mapping, a job say, when it is
-/// in one), or for comments among one-line top-level keys the first of
-/// their run. `None` in a flat file, and before a first node that has a
-/// body.
+/// (a child of a large top-level mapping, a job say, when it is in one);
+/// between nodes, the next one when the comment sits right above it (no
+/// blank line between), else the one before; among one-line top-level
+/// keys, the first of their run. `None` in a flat file and for a file's
+/// head comments.
 fn section_of(tree: &Tree<'_>, i: usize) -> Option<usize> {
     if tree.flat {
         return None;
     }
-    let r = match tree
-        .roots
-        .iter()
-        .copied()
-        .find(|&r| tree.span(r).contains(&i))
-    {
-        Some(r) => r,
-        None => tree
-            .roots
-            .iter()
-            .copied()
-            .find(|&r| tree.nodes[r].start > i)
-            .or_else(|| tree.roots.last().copied())?,
-    };
+    let r = owner(tree, &tree.roots, i)?;
     if is_leaf_root(tree, r) {
         let k = tree.roots.iter().position(|&x| x == r)?;
         let first = tree.roots[..k]
@@ -45,20 +33,28 @@ fn section_of(tree: &Tree<'_>, i: usize) -> Option<usize> {
             .map_or(0, |p| p + 1);
         return Some(tree.roots[first]);
     }
-    if !tree.span(r).contains(&i) && r == tree.roots[0] {
-        return None;
-    }
     let node = &tree.nodes[r];
     if node.section || node.end - node.start <= SECTION_SPLIT || !tree.span(r).contains(&i) {
         return Some(r);
     }
-    let kids = &node.children;
-    let c = kids
+    Some(owner(tree, &node.children, i).unwrap_or(r))
+}
+
+/// Which of the sibling nodes `nodes` comment line `i` goes with: the one
+/// it is in, the next one when it sits right above it, else the one
+/// before; `None` before the first one (and not right above it).
+fn owner(tree: &Tree<'_>, nodes: &[usize], i: usize) -> Option<usize> {
+    if let Some(&n) = nodes.iter().find(|&&n| tree.span(n).contains(&i)) {
+        return Some(n);
+    }
+    let next = nodes.iter().copied().find(|&n| tree.nodes[n].start > i);
+    let prev = nodes
         .iter()
         .copied()
-        .find(|&c| tree.span(c).contains(&i))
-        .or_else(|| kids.iter().copied().find(|&c| tree.nodes[c].start > i));
-    Some(c.unwrap_or(r))
+        .rev()
+        .find(|&n| tree.nodes[n].start < i);
+    let above = next.filter(|&n| (i..tree.nodes[n].start).all(|j| tree.class[j] == Class::Comment));
+    above.or(prev)
 }
 
 /// A top-level key with its value on its own line (no section header).

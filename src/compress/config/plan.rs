@@ -524,6 +524,19 @@ mod tests {
     }
 
     #[test]
+    fn comments_between_sections_go_with_the_one_they_sit_against() {
+        let long = "# a comment long enough that three of its lines pay for a marker";
+        let src = format!(
+            "a:\n  x: 1\n  {long}\n  {long}\n  {long}\n\n{long}\n{long}\n{long}\nb:\n  y: 2\n"
+        );
+        let v = view(&src, false);
+        assert_eq!(
+            v,
+            "a:\n  x: 1\n  # \u{2026} 3 comment lines in a elided (caveman) \u{2026}\n\n# \u{2026} 3 comment lines in b elided (caveman) \u{2026}\nb:\n  y: 2"
+        );
+    }
+
+    #[test]
     fn long_lists_keep_head_tail_and_errors() {
         let mut src = String::from("lint:\n  ignore:\n");
         for k in 0..40 {
