@@ -8,6 +8,8 @@ mod agent;
 mod cli;
 #[path = "integration/environment.rs"]
 mod environment;
+#[path = "integration/config.rs"]
+mod config;
 #[path = "integration/gofmt.rs"]
 mod gofmt;
 #[path = "integration/golden.rs"]

@@ -24,6 +24,7 @@ mod toon;
 use crate::content_type::{ContentType, Method};
 use crate::detect::Parsed;
 use crate::profile::Profile;
+pub(crate) use config::dialect as config_dialect;
 
 /// What a compressor is given.
 pub(crate) struct Input<'a> {

@@ -66,11 +66,20 @@ pub enum Parsed<'a> {
 }
 
 /// What kind of config file the parser of detect.md §10 recognised.
+/// Compat detection names only `Toml` and `Yaml`; the lean config
+/// compressor tells the other dialects apart
+/// (`crate::compress::config_dialect`) and detection may name them too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ConfigKind {
     /// TOML or INI (sections and assignments); wins when both rules hold.
     Toml,
     Yaml,
+    /// INI that is not TOML: setup.cfg, tox.ini, .conf, .editorconfig.
+    Ini,
+    /// `NAME=value` lines (.env).
+    Env,
+    /// Java `.properties`.
+    Properties,
 }
 
 /// [`detect`] for an already unwrapped body, keeping the JSON value or

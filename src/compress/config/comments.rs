@@ -1,0 +1,129 @@
+//! Comments fold to one marker per section: a top-level key (a job of a
+//! large top-level mapping), a `[table]` or `[section]`, a run of
+//! one-line top-level keys, the whole of a flat file; the blank lines
+//! between a section's comments go with them. A section whose comments
+//! are a remark or two keeps them.
+
+use super::markers::and_lines;
+use super::plan::{Group, Plan, NONE};
+use super::tree::{indent, Class, Tree};
+
+/// A section's comments fold when they hold at least this many bytes (a
+/// remark or two stays where it is).
+const COMMENT_BYTES: usize = 160;
+/// A large top-level YAML mapping folds its comments per child instead.
+const SECTION_SPLIT: usize = 60;
+
+/// The section a comment line belongs to: the top-level node it is in
+/// (a child of a large top-level mapping, a job say, when it is in one);
+/// between nodes, the next one when the comment sits right above it (no
+/// blank line between), else the one before; among one-line top-level
+/// keys, the first of their run. `None` in a flat file and for a file's
+/// head comments.
+fn section_of(tree: &Tree<'_>, i: usize) -> Option<usize> {
+    if tree.flat {
+        return None;
+    }
+    let r = owner(tree, &tree.roots, i)?;
+    if is_leaf_root(tree, r) {
+        let k = tree.roots.iter().position(|&x| x == r)?;
+        let first = tree.roots[..k]
+            .iter()
+            .rposition(|&x| !is_leaf_root(tree, x))
+            .map_or(0, |p| p + 1);
+        return Some(tree.roots[first]);
+    }
+    let node = &tree.nodes[r];
+    if node.section || node.end - node.start <= SECTION_SPLIT || !tree.span(r).contains(&i) {
+        return Some(r);
+    }
+    Some(owner(tree, &node.children, i).unwrap_or(r))
+}
+
+/// Which of the sibling nodes `nodes` comment line `i` goes with: the one
+/// it is in, the next one when it sits right above it, else the one
+/// before; `None` before the first one (and not right above it).
+fn owner(tree: &Tree<'_>, nodes: &[usize], i: usize) -> Option<usize> {
+    if let Some(&n) = nodes.iter().find(|&&n| tree.span(n).contains(&i)) {
+        return Some(n);
+    }
+    let next = nodes.iter().copied().find(|&n| tree.nodes[n].start > i);
+    let prev = nodes
+        .iter()
+        .copied()
+        .rev()
+        .find(|&n| tree.nodes[n].start < i);
+    let above = next.filter(|&n| (i..tree.nodes[n].start).all(|j| tree.class[j] == Class::Comment));
+    above.or(prev)
+}
+
+/// A top-level key with its value on its own line (no section header).
+fn is_leaf_root(tree: &Tree<'_>, r: usize) -> bool {
+    let node = &tree.nodes[r];
+    node.children.is_empty() && !node.section
+}
+
+/// Comments fold to one marker per section (with the blank lines between
+/// them), when they hold enough to pay for it.
+pub(super) fn comment_groups(tree: &Tree<'_>, plan: &mut Plan) {
+    let mut sections: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
+    for i in 0..tree.lines.len() {
+        if tree.class[i] != Class::Comment
+            || plan.group[i] != NONE
+            || tree.lines[i].contains("(caveman)")
+        {
+            continue;
+        }
+        let s = section_of(tree, i);
+        match sections.iter_mut().find(|x| x.0 == s) {
+            Some(x) => x.1.push(i),
+            None => sections.push((s, vec![i])),
+        }
+    }
+    for (s, lines) in sections {
+        let bytes: usize = lines.iter().map(|&i| tree.lines[i].len() + 1).sum();
+        if bytes < COMMENT_BYTES {
+            continue;
+        }
+        let g = plan.groups.len();
+        for &i in &lines {
+            plan.group[i] = g;
+        }
+        // Blank lines between two of the section's comments go with them.
+        let mut blanks = 0;
+        for w in lines.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            if (a + 1..b).all(|j| tree.class[j] == Class::Blank && plan.group[j] == NONE) {
+                for j in a + 1..b {
+                    plan.group[j] = g;
+                    blanks += 1;
+                }
+            }
+        }
+        let first = lines[0];
+        let place = match s {
+            Some(id) if !is_leaf_root(tree, id) => format!(" in {}", section_label(tree, id)),
+            _ => String::new(),
+        };
+        let blank = and_lines(blanks, "blank");
+        let text = format!(
+            "# \u{2026} {} comment line{}{blank}{place} elided (caveman) \u{2026}",
+            lines.len(),
+            if lines.len() == 1 { "" } else { "s" }
+        );
+        plan.groups.push(Group {
+            first,
+            col: indent(tree.lines[first]),
+            text,
+        });
+    }
+}
+
+fn section_label(tree: &Tree<'_>, id: usize) -> String {
+    let node = &tree.nodes[id];
+    match (&node.key, node.section) {
+        (Some(k), true) if node.item => format!("[[{k}]]"),
+        (Some(k), true) => format!("[{k}]"),
+        _ => tree.path(id),
+    }
+}

@@ -1,0 +1,601 @@
+//! What a lean config view leaves out, decided on the line tree, and the
+//! view itself. Nothing is cut by position or depth: every entry stays,
+//! except
+//!
+//! - comments, which fold to one marker per section (a top-level key, a
+//!   job of a large top-level mapping, a `[table]`; the whole of a flat
+//!   file) when they are long enough to pay for it;
+//! - a YAML subtree that repeats an earlier one line for line (and names
+//!   no defining key: no `name`, `image`, `run`, …), which becomes a
+//!   marker naming the earlier copy;
+//! - the middle of a long list of one-line values whose key does not
+//!   define the thing (a lint `ignore` list, not `dependencies`), which
+//!   keeps its first values, its last, and any with an error word or a
+//!   query hit;
+//! - the healthy members of a long list of like records that each name
+//!   themselves (a `kind: List` of pods): the first stays whole, every
+//!   member with a non-default status (CrashLoopBackOff, exit 137, not
+//!   ready) stays whole, and the marker lists the others by name with the
+//!   values they all share.
+//!
+//! A marker sits at the column of what it replaces and counts it.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use rustc_hash::FxHashMap;
+
+use super::comments::comment_groups;
+use super::markers::node_marker;
+use super::tree::{indent, Class, Tree};
+use crate::compress::shared::lean;
+use crate::compress::shared::lines::{Piece, Pieces, Trace};
+
+/// A list of one-line values longer than this is shortened.
+const LONG_LIST: usize = 24;
+/// Items a shortened list keeps at its start.
+const LIST_HEAD: usize = 10;
+/// A list of records this long (and like each other) is shortened.
+const LONG_RECORDS: usize = 12;
+/// Records must average this many lines to be worth eliding.
+const RECORD_LINES: usize = 4;
+/// Share of records (in percent) that must have the majority's keys.
+const RECORD_LIKE_PCT: usize = 80;
+/// A subtree must have this many lines to be folded as a repeat.
+const REPEAT_LINES: usize = 3;
+
+/// Keys whose lists define the thing: never shortened.
+const PROTECTED: [&str; 24] = [
+    "depend",
+    "require",
+    "command",
+    "arg",
+    "script",
+    "step",
+    "env",
+    "port",
+    "matrix",
+    "enum",
+    "param",
+    "run",
+    "hook",
+    "repo",
+    "service",
+    "container",
+    "volume",
+    "task",
+    "job",
+    "stage",
+    "member",
+    "package",
+    "select",
+    "enable",
+];
+
+/// Keys that define a thing: a subtree holding one is never folded.
+const DEFINING: [&str; 15] = [
+    "name", "image", "command", "args", "ports", "env", "run", "uses", "matrix", "version", "kind",
+    "status", "reason", "message", "script",
+];
+
+/// Keys that name a record, in order of preference.
+const ID_KEYS: [&str; 5] = ["name", "id", "key", "title", "uid"];
+
+/// States that are not a healthy default (Kubernetes and the like).
+static NON_DEFAULT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r#"(?i)\b(CrashLoopBackOff|OOMKilled|ImagePullBackOff|ErrImagePull|CreateContainer(Config)?Error"#,
+        r#"|InvalidImageName|Evicted|BackOff|Unhealthy|Unschedulable|NotReady|FailedScheduling"#,
+        r#"|DeadlineExceeded|Pending|Unknown|Terminating|ContainerCreating|Completed)\b"#,
+        r#"|exitCode:\s*[1-9]|\b(ready|started):\s*false\b|\bstatus:\s*["']?False\b"#,
+        r#"|restartCount:\s*[1-9]"#,
+    ))
+    .expect("non-default status pattern")
+});
+
+/// What the planner may do besides folding comments.
+pub(super) struct Rules {
+    /// Fold repeats and shorten lists (off: comments only).
+    pub lists: bool,
+    /// Lowercase query words: a node holding one stays.
+    pub query: Vec<String>,
+    /// Repeats are folded (YAML, where a subtree is a block).
+    pub repeats: bool,
+}
+
+/// Why a node goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Why {
+    /// The same lines as node `0`.
+    Repeat(usize),
+    /// A value of a long list.
+    List,
+    /// A healthy member of a long list of records.
+    Record,
+}
+
+/// One marker and what it stands for.
+#[derive(Debug)]
+pub(super) struct Group {
+    pub first: usize,
+    pub col: usize,
+    pub text: String,
+}
+
+/// The lines a view drops and the markers that stand for them.
+#[derive(Debug)]
+pub(super) struct Plan {
+    /// Per line, the group that replaces it (`NONE`: kept).
+    pub group: Vec<usize>,
+    pub groups: Vec<Group>,
+}
+
+pub(super) const NONE: usize = usize::MAX;
+
+pub(super) fn plan(tree: &Tree<'_>, rules: &Rules) -> Plan {
+    let mut why: Vec<Option<Why>> = vec![None; tree.nodes.len()];
+    if rules.lists {
+        records(tree, rules, &mut why);
+        if rules.repeats {
+            repeats(tree, &mut why);
+        }
+        lists(tree, rules, &mut why);
+    }
+    // A mapping or list never goes empty (it would read as null): its
+    // last member stays.
+    for node in &tree.nodes {
+        if !node.children.is_empty() && node.children.iter().all(|&c| why[c].is_some()) {
+            why[node.children[node.children.len() - 1]] = None;
+        }
+    }
+    let mut plan = Plan {
+        group: vec![NONE; tree.lines.len()],
+        groups: Vec::new(),
+    };
+    node_groups(tree, &why, &mut plan);
+    comment_groups(tree, &mut plan);
+    plan
+}
+
+/// A node holds a query word.
+fn hit(tree: &Tree<'_>, id: usize, query: &[String]) -> bool {
+    !query.is_empty()
+        && tree.span(id).any(|i| {
+            let l = tree.lines[i].to_lowercase();
+            query.iter().any(|q| l.contains(q.as_str()))
+        })
+}
+
+/// A node holds an error or a non-default status.
+fn alarming(tree: &Tree<'_>, id: usize) -> bool {
+    tree.span(id).any(|i| {
+        matches!(tree.class[i], Class::Own(_)) && {
+            let l = tree.lines[i];
+            lean::is_error(l) || NON_DEFAULT.is_match(l)
+        }
+    })
+}
+
+/// The last segment of a (dotted, quoted) key, lowercased.
+fn last_key(key: &Option<String>) -> Option<String> {
+    key.as_deref().map(|k| {
+        let k = k.trim_matches(['"', '\'']).to_ascii_lowercase();
+        k.rsplit('.').next().unwrap_or(&k).to_string()
+    })
+}
+
+/// The key holds one of `list`'s words.
+fn key_is(key: &Option<String>, list: &[&str]) -> bool {
+    last_key(key).is_some_and(|k| list.iter().any(|p| k.contains(p)))
+}
+
+/// The key defines a thing: one of [`DEFINING`], or a dependency or
+/// requirement list.
+fn key_defines(key: &Option<String>) -> bool {
+    last_key(key).is_some_and(|k| {
+        DEFINING.contains(&k.as_str()) || k.contains("depend") || k.contains("require")
+    })
+}
+
+/// The node's key and children keys of a record: its mapping's keys.
+fn signature(tree: &Tree<'_>, item: usize) -> String {
+    let mut s = String::new();
+    for &c in &tree.nodes[item].children {
+        if let Some(k) = &tree.nodes[c].key {
+            s.push_str(k);
+            s.push('\u{0}');
+        }
+    }
+    s
+}
+
+/// The child entry of `id` with key `k`.
+pub(super) fn child(tree: &Tree<'_>, id: usize, k: &str) -> Option<usize> {
+    tree.nodes[id]
+        .children
+        .iter()
+        .copied()
+        .find(|&c| tree.nodes[c].key.as_deref() == Some(k))
+}
+
+/// The scalar a one-line entry holds (quotes and a comment off).
+pub(super) fn scalar(tree: &Tree<'_>, id: usize) -> Option<String> {
+    let node = &tree.nodes[id];
+    if node.end != node.start + 1 || !node.children.is_empty() {
+        return None;
+    }
+    let line = tree.lines[node.start];
+    let (_, v) = super::yaml::split_key(line.trim_start().trim_start_matches("- "))?;
+    let v = strip_comment(v.trim());
+    let v = v.trim_matches(['"', '\'']);
+    (!v.is_empty()).then(|| v.to_string())
+}
+
+pub(super) fn strip_comment(v: &str) -> &str {
+    match v.find(" #") {
+        Some(k) if !v.starts_with(['"', '\'']) => v[..k].trim_end(),
+        _ => v,
+    }
+}
+
+/// The name of a record: `metadata.name`, else its `name`, `id`, … .
+pub(super) fn identifier(tree: &Tree<'_>, item: usize) -> Option<(String, String)> {
+    if let Some(m) = child(tree, item, "metadata") {
+        if let Some(v) = child(tree, m, "name").and_then(|n| scalar(tree, n)) {
+            return Some(("metadata.name".into(), v));
+        }
+    }
+    ID_KEYS.iter().find_map(|&k| {
+        child(tree, item, k)
+            .and_then(|n| scalar(tree, n))
+            .map(|v| (k.to_string(), v))
+    })
+}
+
+/// Long lists of like records: the healthy, unremarkable ones go.
+fn records(tree: &Tree<'_>, rules: &Rules, why: &mut [Option<Why>]) {
+    for node in &tree.nodes {
+        let items = &node.children;
+        if items.len() < LONG_RECORDS
+            || key_is(&node.key, &PROTECTED)
+            || !items.iter().all(|&c| {
+                tree.nodes[c].item
+                    && !tree.nodes[c].children.is_empty()
+                    && tree.nodes[c]
+                        .children
+                        .iter()
+                        .all(|&g| tree.nodes[g].key.is_some())
+            })
+        {
+            continue;
+        }
+        let lines: usize = items.iter().map(|&c| tree.content_lines(c)).sum();
+        if lines < RECORD_LINES * items.len()
+            || !items.iter().all(|&c| identifier(tree, c).is_some())
+        {
+            continue;
+        }
+        let mut counts: FxHashMap<String, usize> = FxHashMap::default();
+        for &c in items {
+            *counts.entry(signature(tree, c)).or_default() += 1;
+        }
+        let Some((major, n)) = counts
+            .into_iter()
+            .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))
+        else {
+            continue;
+        };
+        if n * 100 < items.len() * RECORD_LIKE_PCT {
+            continue;
+        }
+        for (k, &c) in items.iter().enumerate() {
+            if k == 0
+                || !tree.detachable(c)
+                || signature(tree, c) != major
+                || alarming(tree, c)
+                || hit(tree, c, &rules.query)
+            {
+                continue;
+            }
+            why[c] = Some(Why::Record);
+        }
+    }
+}
+
+/// Whether `id` or a node above it already goes.
+fn gone(tree: &Tree<'_>, why: &[Option<Why>], id: usize) -> bool {
+    why[id].is_some() || tree.ancestors(id).any(|a| why[a].is_some())
+}
+
+/// Subtrees that repeat an earlier one line for line.
+fn repeats(tree: &Tree<'_>, why: &mut [Option<Why>]) {
+    let mut seen: FxHashMap<String, usize> = FxHashMap::default();
+    for id in 0..tree.nodes.len() {
+        let node = &tree.nodes[id];
+        if node.children.is_empty()
+            || tree.depth(id) < 2
+            || !tree.detachable(id)
+            || tree.content_lines(id) < REPEAT_LINES
+            || gone(tree, why, id)
+            || defines(tree, id)
+        {
+            continue;
+        }
+        let text = canonical(tree, id);
+        if text.contains('&') && has_anchor(&text) {
+            continue;
+        }
+        match seen.get(&text) {
+            Some(&first) if !tree.ancestors(id).any(|a| a == first) && !gone(tree, why, first) => {
+                why[id] = Some(Why::Repeat(first));
+            }
+            Some(_) => {}
+            None => {
+                seen.insert(text, id);
+            }
+        }
+    }
+}
+
+/// A subtree holds a key that defines a thing.
+fn defines(tree: &Tree<'_>, id: usize) -> bool {
+    let mut stack = vec![id];
+    while let Some(n) = stack.pop() {
+        if key_defines(&tree.nodes[n].key) {
+            return true;
+        }
+        stack.extend(&tree.nodes[n].children);
+    }
+    false
+}
+
+/// An anchor (`&name`) where a YAML value starts.
+fn has_anchor(text: &str) -> bool {
+    text.split([' ', '\n']).any(|w| {
+        w.strip_prefix('&')
+            .and_then(|name| name.chars().next())
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
+/// A node's content lines, its own column taken off.
+fn canonical(tree: &Tree<'_>, id: usize) -> String {
+    let col = tree.nodes[id].col;
+    let mut s = String::new();
+    for i in tree.span(id) {
+        if matches!(tree.class[i], Class::Own(_) | Class::Fixed) {
+            let l = tree.lines[i];
+            s.push_str(if indent(l) >= col { &l[col..] } else { l });
+            s.push('\n');
+        }
+    }
+    s
+}
+
+/// Long lists of one-line values: the middle goes.
+fn lists(tree: &Tree<'_>, rules: &Rules, why: &mut [Option<Why>]) {
+    for node in &tree.nodes {
+        let items = &node.children;
+        if items.is_empty()
+            || node.key.is_none()
+            || key_is(&node.key, &PROTECTED)
+            || !items.iter().all(|&c| {
+                tree.nodes[c].item
+                    && tree.nodes[c].children.is_empty()
+                    && tree.content_lines(c) == 1
+            })
+        {
+            continue;
+        }
+        let values: usize = items.iter().map(|&c| tree.nodes[c].values).sum();
+        if values <= LONG_LIST {
+            continue;
+        }
+        let last = items.len() - 1;
+        for (k, &c) in items.iter().enumerate() {
+            if k < LIST_HEAD
+                || k == last
+                || gone(tree, why, c)
+                || !tree.detachable(c)
+                || hit(tree, c, &rules.query)
+            {
+                continue;
+            }
+            why[c] = Some(Why::List);
+        }
+    }
+}
+
+/// Runs of dropped siblings become groups (a repeat is a group alone).
+fn node_groups(tree: &Tree<'_>, why: &[Option<Why>], plan: &mut Plan) {
+    let mut parents: Vec<Option<usize>> = vec![None];
+    parents.extend((0..tree.nodes.len()).map(Some));
+    for parent in parents {
+        let kids = match parent {
+            Some(p) => &tree.nodes[p].children,
+            None => &tree.roots,
+        };
+        let mut k = 0;
+        while k < kids.len() {
+            let Some(w) = why[kids[k]] else {
+                k += 1;
+                continue;
+            };
+            let mut e = k + 1;
+            if !matches!(w, Why::Repeat(_)) {
+                while e < kids.len() && why[kids[e]] == Some(w) {
+                    e += 1;
+                }
+            }
+            let run = &kids[k..e];
+            let text = node_marker(tree, parent, run, w);
+            let first = tree.nodes[run[0]].start;
+            let end = tree.nodes[run[run.len() - 1]].end;
+            // Indentation costs little: a marker pays when it is well
+            // under the text it replaces.
+            let text_bytes: usize = (first..end)
+                .map(|i| tree.lines[i].trim_start().len() + 1)
+                .sum();
+            let col = tree.nodes[run[0]].col;
+            if text.len() * 4 < text_bytes * 3 {
+                let g = plan.groups.len();
+                plan.groups.push(Group { first, col, text });
+                for i in first..end {
+                    plan.group[i] = g;
+                }
+            }
+            k = e;
+        }
+    }
+}
+
+/// The view's pieces: kept lines as they were, one marker line per group
+/// at its first line; and the account for `--explain`.
+pub(super) fn render(tree: &Tree<'_>, plan: &Plan) -> (Pieces, Trace) {
+    let mut pieces = Pieces::default();
+    let mut trace = Trace::default();
+    let mut run = 0..0;
+    let flush = |pieces: &mut Pieces, run: &mut std::ops::Range<usize>| {
+        if run.end > run.start {
+            pieces.0.push(Piece::Units(run.clone()));
+        }
+    };
+    for i in 0..tree.lines.len() {
+        let g = plan.group[i];
+        if g == NONE {
+            if run.end != i {
+                flush(&mut pieces, &mut run);
+                run = i..i;
+            }
+            run.end = i + 1;
+            trace.add(
+                match tree.class[i] {
+                    Class::Blank => "blank line",
+                    Class::Comment => "comment (too short to fold, or a marker)",
+                    _ => "key, value or item (every one is kept unless a marker says)",
+                },
+                1,
+            );
+            continue;
+        }
+        trace.dropped += 1;
+        if plan.groups[g].first == i {
+            flush(&mut pieces, &mut run);
+            run = i + 1..i + 1;
+            let m = &plan.groups[g];
+            pieces.marker(format!("{}{}", " ".repeat(m.col), m.text));
+        }
+    }
+    flush(&mut pieces, &mut run);
+    (pieces, trace)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(src: &str, lists: bool) -> String {
+        let tree = super::super::yaml::scan(src.lines().collect()).unwrap();
+        let rules = Rules {
+            lists,
+            query: Vec::new(),
+            repeats: true,
+        };
+        let plan = plan(&tree, &rules);
+        let (pieces, _) = render(&tree, &plan);
+        pieces
+            .items()
+            .map(|x| match x {
+                Ok(i) => tree.lines[i].to_string(),
+                Err(m) => m.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn comments_fold_to_one_marker_per_section() {
+        let src = "# a long header comment that says a good deal about the file and\n# more of it, so that it pays: a remark or two would stay where it is\n# and a third line, long enough to make the three of them pay for it\na: 1\nb:\n  # the first comment of b, long enough to fold away with the next one\n  c: 1\n  # another one, so that the two pay for a marker: here they do, as the\n  # third line of them makes sure\n  d: 2\n";
+        let v = view(src, false);
+        assert_eq!(
+            v,
+            "# \u{2026} 3 comment lines elided (caveman) \u{2026}\na: 1\nb:\n  # \u{2026} 3 comment lines in b elided (caveman) \u{2026}\n  c: 1\n  d: 2"
+        );
+    }
+
+    #[test]
+    fn comments_between_sections_go_with_the_one_they_sit_against() {
+        let long = "# a comment long enough that three of its lines pay for a marker";
+        let src = format!(
+            "a:\n  x: 1\n  {long}\n  {long}\n  {long}\n\n{long}\n{long}\n{long}\nb:\n  y: 2\n"
+        );
+        let v = view(&src, false);
+        assert_eq!(
+            v,
+            "a:\n  x: 1\n  # \u{2026} 3 comment lines in a elided (caveman) \u{2026}\n\n# \u{2026} 3 comment lines in b elided (caveman) \u{2026}\nb:\n  y: 2"
+        );
+    }
+
+    #[test]
+    fn long_lists_keep_head_tail_and_errors() {
+        let mut src = String::from("lint:\n  ignore:\n");
+        for k in 0..40 {
+            src.push_str(&format!("    - R{k:03}\n"));
+        }
+        src = src.replace(
+            "    - R020",
+            "    # a remark\n    - R020 # a value's remark",
+        );
+        let v = view(&src, true);
+        assert!(v.contains("    - R009\n    # \u{2026} 29 of 40 ignore values and 1 comment line elided (caveman) \u{2026} R010 \u{2026} R038\n    - R039"), "{v}");
+    }
+
+    #[test]
+    fn protected_lists_stay_whole() {
+        let mut src = String::from("dependencies:\n");
+        for k in 0..40 {
+            src.push_str(&format!("  - pkg{k}\n"));
+        }
+        assert_eq!(view(&src, true), src.trim_end());
+    }
+
+    #[test]
+    fn records_keep_the_failing_member_and_name_the_rest() {
+        let mut src = String::from("apiVersion: v1\nitems:\n");
+        for k in 0..14 {
+            let (phase, reason) = if k == 9 {
+                ("Running", "CrashLoopBackOff")
+            } else {
+                ("Running", "")
+            };
+            src.push_str(&format!(
+                "- kind: Pod\n  metadata:\n    name: web-{k}\n  status:\n    phase: {phase}\n    containerStatuses:\n    - ready: {}\n      reason: \"{reason}\"\n",
+                k != 9
+            ));
+        }
+        src.push_str("kind: List\n");
+        let v = view(&src, true);
+        assert!(v.contains("name: web-0\n"), "{v}");
+        assert!(v.contains("name: web-9\n"), "{v}");
+        assert!(v.contains("CrashLoopBackOff"), "{v}");
+        assert!(!v.contains("name: web-3\n"), "{v}");
+        assert!(v.contains("# \u{2026} 8 of 14 items elided (64 lines) (caveman) \u{2026} all kind: Pod, status.phase: Running, status.containerStatuses[].ready: true; metadata.name: web-1, web-2, web-3, web-4, web-5, web-6, web-7, web-8"), "{v}");
+        assert!(v.contains("4 of 14 items elided (32 lines) (caveman) \u{2026} all kind: Pod, status.phase: Running, status.containerStatuses[].ready: true; metadata.name: web-10, web-11, web-12, web-13"), "{v}");
+    }
+
+    #[test]
+    fn anchors_are_names_not_and_operators() {
+        assert!(has_anchor("key: &base\n  a: 1\n"));
+        assert!(!has_anchor("run: make && make test\n"));
+    }
+
+    #[test]
+    fn repeats_name_the_first_copy() {
+        let block = "    resources:\n    - id: install\n      exec:\n        validate: \"[ -x /opt/agent/bin/agent ] && exit 100 || exit 101\"\n        interpreter: SHELL\n      enforce:\n        path: /opt/agent/install.sh --also-install --version=latest\n        interpreter: SHELL\n";
+        let src = format!(
+            "groups:\n- filters:\n  - os: a\n  x:\n{block}- filters:\n  - os: b\n  x:\n{block}"
+        );
+        let v = view(&src, true);
+        assert!(v.contains("  - os: b\n  # \u{2026} x: 9 lines elided (caveman) \u{2026} the same as groups[0].x"), "{v}");
+    }
+}
