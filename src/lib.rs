@@ -142,6 +142,16 @@ pub mod testing {
         (entry.run)(&input).ok().map(|c| c.bytes)
     }
 
+    /// [`compress_as`] under the lean profile.
+    pub fn compress_lean_as(ct: &crate::ContentType, body: &[u8], query: &str) -> Option<Vec<u8>> {
+        let entry = crate::compress::lookup(ct)?;
+        let input = crate::compress::Input {
+            profile: crate::profile::Profile::Lean,
+            ..crate::compress::Input::plain(body, query)
+        };
+        (entry.run)(&input).ok().map(|c| c.bytes)
+    }
+
     /// The recovery metadata the compressor registered for `ct` stores
     /// beside the original (only a11y has any).
     pub fn metadata_as(ct: &crate::ContentType, body: &[u8], query: &str) -> Option<Vec<u8>> {

@@ -10,6 +10,10 @@ mod gofmt;
 mod golden;
 #[path = "integration/hardening.rs"]
 mod hardening;
+#[path = "integration/lean_answers.rs"]
+mod lean_answers;
+#[path = "integration/lean_properties.rs"]
+mod lean_properties;
 #[path = "integration/lines.rs"]
 mod lines;
 #[path = "integration/mcp.rs"]
