@@ -315,11 +315,35 @@ fn doc_of(v: Json<'_>) -> String {
     String::from_utf8(minified(v)).unwrap_or_default()
 }
 
-/// The compact length of a value.
+/// The compact length of a value (what [`minified`] writes), counted
+/// without writing it.
 fn plain_len(v: Json<'_>) -> usize {
-    let mut w = Writer::new(Level::ALL[0], "");
-    w.plain(v);
-    w.out.len()
+    match v.get() {
+        Value::Object(m) => {
+            1 + m
+                .iter()
+                .map(|(k, x)| str_len(k) + 2 + plain_len(x))
+                .sum::<usize>()
+                .max(1)
+        }
+        Value::Array(items) => 1 + items.iter().map(|x| plain_len(x) + 1).sum::<usize>().max(1),
+        Value::String(s) => str_len(s),
+        Value::Number(t) => t.len(),
+        Value::Bool(true) | Value::Null => 4,
+        Value::Bool(false) => 5,
+    }
+}
+
+/// The length of a string as [`write_str`] writes it.
+fn str_len(s: &str) -> usize {
+    2 + s
+        .bytes()
+        .map(|c| match c {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' => 2,
+            c if c < 0x20 => 6,
+            _ => 1,
+        })
+        .sum::<usize>()
 }
 
 impl<'q> Writer<'q> {
@@ -630,6 +654,19 @@ mod tests {
         );
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert!(v.is_object());
+    }
+
+    #[test]
+    fn plain_len_is_the_minified_length() {
+        for s in [
+            "{}",
+            "[]",
+            "{\"a\":[1,2,{\"b\":null}],\"c\":\"x\\\"y\\n\\u0001\",\"d\":true,\"e\":false}",
+            "[[],{},\"\",0]",
+        ] {
+            let t = gojson::decode_exact(s.as_bytes(), INPUT_ORDER).unwrap();
+            assert_eq!(plain_len(t.root()), minified(t.root()).len(), "{s}");
+        }
     }
 
     #[test]

@@ -16,6 +16,8 @@ use crate::tokens;
 const LOSSLESS_SLACK: f64 = 1.10;
 /// TOON is tried on bodies up to this size.
 const TOON_MAX: usize = 8 << 20;
+/// Views of at most this fraction of the body are not held to the floor.
+const FLOOR_FRACTION: usize = 8;
 /// A view this many times the bytes of another is taken to hold more
 /// tokens too (its tokens are not counted).
 const BYTES_MARGIN: usize = 2;
@@ -35,6 +37,7 @@ impl Counted {
 
 /// The lean `json` registry row.
 pub(in super::super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
+    let mut clock = crate::timings::Clock::new("lean json");
     let decoded;
     let root = match &input.parsed {
         Parsed::Json(v) => Some(v.root()),
@@ -59,6 +62,7 @@ pub(in super::super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     if let Some(b) = input.budget {
         cut = fit_budget(cut, b, &counted);
     }
+    clock.mark("cut");
     // The lossless views: TOON, the minified JSON.
     let toon_room = input
         .budget
@@ -73,12 +77,20 @@ pub(in super::super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
             }
         }
     }
-    if let Some(m) = minify(root, text, input.body) {
+    // The minified JSON holds at least a quarter of the body's bytes: not
+    // written when the cut is far smaller.
+    let worth_minifying =
+        bound.is_none_or(|b| b.saturating_mul(4 * BYTES_MARGIN) >= input.body.len());
+    if let Some(m) = worth_minifying
+        .then(|| minify(root, text, input.body))
+        .flatten()
+    {
         if near(m.len()) && m.len() < input.body.len() {
             lossless.push((Counted::of(m), Method::Elision));
         }
     }
     lossless.sort_by_key(|(c, _)| c.tokens);
+    clock.mark("lossless views");
     if let Some((best, method)) = lossless.into_iter().next() {
         let wins = cut
             .as_ref()
@@ -114,6 +126,7 @@ pub(in super::super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
             trace = t;
         }
     }
+    clock.mark("compat floor");
     Ok(Compressed {
         reported: Some((Method::Elision, false)),
         tokens: Some(view.tokens),
@@ -191,7 +204,12 @@ impl<'i> CompatFloor<'i> {
     /// compat's view of the body (or the body, when compat declines). A
     /// compat view more than [`BYTES_MARGIN`] times longer is not counted.
     fn admits(&self, tokens: usize, len: usize) -> bool {
-        if self.input.budget.is_some() {
+        // Under a budget the budget rules; a view of an eighth of the body
+        // or less is not the waste the floor is for (compat keeps more of
+        // every long array), and compat's view is not worth computing.
+        if self.input.budget.is_some()
+            || len.saturating_mul(FLOOR_FRACTION) <= self.input.body.len()
+        {
             return true;
         }
         let v = self.view.get_or_init(|| {

@@ -102,6 +102,7 @@ pub(super) fn choose(m: &Members<'_, '_>, level: Level, query: &str, trace: &mut
     let mut path = String::new();
     let mut shapes: Vec<(String, usize, usize)> = Vec::new();
     let mut keys_seen: Vec<(&str, usize)> = Vec::new();
+    let mut key_index: rustc_hash::FxHashMap<&str, usize> = Default::default();
     let header = if m.keys.is_none() {
         table_header(items)
     } else {
@@ -122,9 +123,12 @@ pub(super) fn choose(m: &Members<'_, '_>, level: Level, query: &str, trace: &mut
         if let Value::Object(obj) = it.get() {
             for (k, _) in obj.iter() {
                 let len = keys_seen.len();
-                match keys_seen.iter_mut().find(|e| e.0 == k) {
-                    Some(e) => e.1 += 1,
-                    None if len < MAX_FIELDS => keys_seen.push((k, 1)),
+                match key_index.get(k) {
+                    Some(&at) => keys_seen[at].1 += 1,
+                    None if len < MAX_FIELDS => {
+                        key_index.insert(k, len);
+                        keys_seen.push((k, 1));
+                    }
                     None => {}
                 }
             }

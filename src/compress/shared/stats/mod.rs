@@ -26,331 +26,30 @@
 //! that round to the same float (integers beyond 2^53, long decimals) are
 //! told apart by their digits.
 
-use std::cmp::Ordering;
+mod field;
+mod number;
+
+pub use field::{statable, Field, Mode, Scalar, Seen};
+pub use number::number;
 
 use rustc_hash::FxHashMap;
-
-use super::secrets::holds_credential;
 
 /// A field with more distinct values than this is not enumerated.
 pub const MAX_ENUM: usize = 12;
 /// Values longer than this are not stated.
 pub const MAX_VALUE: usize = 64;
 /// Distinct values counted for a many-valued field, at most.
-const MAX_DISTINCT: usize = 4096;
+pub(super) const MAX_DISTINCT: usize = 4096;
 /// Units remembered per value (the holders of a rare value).
-const VALUE_UNITS: usize = 4;
+pub(super) const VALUE_UNITS: usize = 4;
 /// A numeric field with at most this many distinct values, repeating, has
 /// its distribution stated beside its range.
-const MAX_NUMERIC_SPREAD: usize = 6;
+pub(super) const MAX_NUMERIC_SPREAD: usize = 6;
 /// Greatest values remembered per numeric field.
 pub const TOP: usize = 3;
 /// A value is rare (its holders are kept) when at most this many units
 /// hold it and the field's most common value is held 4 times as often.
 pub const RARE: usize = 3;
-
-/// One scalar of a unit.
-#[derive(Debug, Clone, Copy)]
-pub enum Scalar<'a> {
-    /// A number: its literal text and value, compared exactly.
-    Num(&'a str, f64),
-    /// A quantity with a unit (`250m`, `1005Mi`, `45%`): its text and its
-    /// value in the unit family's scale, compared by that value.
-    Qty(&'a str, f64),
-    Str(&'a str),
-    Bool(bool),
-    Null,
-}
-
-/// A distinct value of a field: its text, how many times it was seen, and
-/// the first units that hold it.
-#[derive(Debug, Clone)]
-pub struct Seen<'a> {
-    pub text: &'a str,
-    pub count: usize,
-    pub units: Vec<usize>,
-}
-
-impl<'a> Seen<'a> {
-    fn new(text: &'a str, unit: usize) -> Seen<'a> {
-        Seen {
-            text,
-            count: 1,
-            units: vec![unit],
-        }
-    }
-
-    fn again(&mut self, unit: usize) {
-        self.count += 1;
-        if self.units.len() < VALUE_UNITS && self.units.last() != Some(&unit) {
-            self.units.push(unit);
-        }
-    }
-
-    /// The first unit holding the value.
-    pub fn first(&self) -> usize {
-        self.units[0]
-    }
-}
-
-/// An extreme of a numeric field: value, literal text, first unit.
-#[derive(Debug, Clone, Copy)]
-pub struct Extreme<'a> {
-    pub value: f64,
-    pub text: &'a str,
-    pub unit: usize,
-    /// Compared by value only (a quantity), not by literal digits.
-    scaled: bool,
-}
-
-impl Extreme<'_> {
-    /// How `self` orders against a new number: exactly for literals.
-    fn cmp_to(&self, value: f64, text: &str, scaled: bool) -> Ordering {
-        match self.value.partial_cmp(&value) {
-            Some(Ordering::Equal) if !scaled && !self.scaled => {
-                cmp_literal(self.text, text).unwrap_or(Ordering::Equal)
-            }
-            Some(o) => o,
-            None => Ordering::Equal,
-        }
-    }
-}
-
-/// What held for one field across the units.
-#[derive(Debug, Clone)]
-pub struct Field<'a> {
-    pub name: String,
-    /// Values seen (units holding the field; occurrences when pooled).
-    pub present: usize,
-    /// Values that were numbers or quantities.
-    pub numbers: usize,
-    pub min: Option<Extreme<'a>>,
-    pub max: Option<Extreme<'a>>,
-    /// The [`TOP`] greatest values, greatest first (the first of equals).
-    pub top: Vec<Extreme<'a>>,
-    /// Distinct numbers (by literal text) while there are few.
-    pub numeric_values: Vec<Seen<'a>>,
-    numeric_many: bool,
-    /// Values that were non-empty strings.
-    pub strings: usize,
-    /// Distinct non-empty strings with their counts and first units, in
-    /// order of first appearance; at most `MAX_ENUM`.
-    pub values: Vec<Seen<'a>>,
-    /// More than `MAX_ENUM` distinct strings were seen.
-    pub many: bool,
-    /// The distinct strings once there are many, up to [`MAX_DISTINCT`].
-    seen: rustc_hash::FxHashSet<&'a str>,
-    pub trues: Option<Seen<'a>>,
-    pub falses: Option<Seen<'a>>,
-    pub nulls: usize,
-    /// The field lies inside arrays of the units: counts are occurrences.
-    pub pooled: bool,
-    /// The field is in the first unit (for the order of `fields:`).
-    order: usize,
-}
-
-impl<'a> Field<'a> {
-    fn new(name: &str, order: usize, pooled: bool) -> Field<'a> {
-        Field {
-            name: name.to_string(),
-            present: 0,
-            numbers: 0,
-            min: None,
-            max: None,
-            top: Vec::new(),
-            numeric_values: Vec::new(),
-            numeric_many: false,
-            strings: 0,
-            values: Vec::new(),
-            many: false,
-            seen: Default::default(),
-            trues: None,
-            falses: None,
-            nulls: 0,
-            pooled,
-            order,
-        }
-    }
-
-    /// Every present value was a number.
-    pub fn numeric(&self) -> bool {
-        self.numbers > 0 && self.numbers + self.nulls == self.present
-    }
-
-    /// The field has few distinct strings (and only strings).
-    pub fn enumerable(&self) -> bool {
-        self.strings > 0 && !self.many
-    }
-
-    /// The field's strings are categories: few distinct values, each held
-    /// on average by two units or more.
-    pub fn categorical(&self) -> bool {
-        self.enumerable() && 2 * self.values.len() <= self.strings
-    }
-
-    fn bools(&self) -> usize {
-        self.trues.as_ref().map_or(0, |s| s.count) + self.falses.as_ref().map_or(0, |s| s.count)
-    }
-
-    fn add(&mut self, unit: usize, v: Scalar<'a>) {
-        self.present += 1;
-        match v {
-            Scalar::Num(text, x) | Scalar::Qty(text, x) => {
-                let scaled = matches!(v, Scalar::Qty(..));
-                self.numbers += 1;
-                let e = Extreme {
-                    value: x,
-                    text,
-                    unit,
-                    scaled,
-                };
-                if self
-                    .min
-                    .is_none_or(|m| m.cmp_to(x, text, scaled) == Ordering::Greater)
-                {
-                    self.min = Some(e);
-                }
-                if self
-                    .max
-                    .is_none_or(|m| m.cmp_to(x, text, scaled) == Ordering::Less)
-                {
-                    self.max = Some(e);
-                }
-                let at = self
-                    .top
-                    .iter()
-                    .position(|t| t.cmp_to(x, text, scaled) == Ordering::Less)
-                    .unwrap_or(self.top.len());
-                if at < TOP {
-                    self.top.insert(at, e);
-                    self.top.truncate(TOP);
-                }
-                if !self.numeric_many {
-                    let distinct = self.numeric_values.len();
-                    match self.numeric_values.iter_mut().find(|s| s.text == text) {
-                        Some(s) => s.again(unit),
-                        None if distinct < MAX_ENUM => {
-                            self.numeric_values.push(Seen::new(text, unit))
-                        }
-                        None => {
-                            self.numeric_many = true;
-                            self.numeric_values.clear();
-                        }
-                    }
-                }
-            }
-            Scalar::Str("") => {}
-            Scalar::Str(s) => {
-                self.strings += 1;
-                if self.many {
-                    if self.seen.len() < MAX_DISTINCT {
-                        self.seen.insert(s);
-                    }
-                    return;
-                }
-                let len = self.values.len();
-                match self.values.iter_mut().find(|e| e.text == s) {
-                    Some(e) => e.again(unit),
-                    None if len < MAX_ENUM => self.values.push(Seen::new(s, unit)),
-                    None => {
-                        self.many = true;
-                        self.seen = self.values.iter().map(|v| v.text).collect();
-                        self.seen.insert(s);
-                        self.values.clear();
-                    }
-                }
-            }
-            Scalar::Bool(b) => {
-                let slot = if b { &mut self.trues } else { &mut self.falses };
-                match slot {
-                    Some(s) => s.again(unit),
-                    None => *slot = Some(Seen::new(if b { "true" } else { "false" }, unit)),
-                }
-            }
-            Scalar::Null => self.nulls += 1,
-        }
-    }
-
-    /// The name can be written as a marker key (no spaces or separators).
-    pub fn markable(&self) -> bool {
-        !self.name.is_empty()
-            && self.name.len() <= 64
-            && self
-                .name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"_.@$/-[]#()%+:".contains(&b) || b >= 0x80)
-            && !self.name.contains("..")
-    }
-
-    /// Whether a summary may speak of this field at all.
-    pub fn speakable(&self) -> bool {
-        !is_secret_name(&self.name)
-    }
-
-    /// The summary may state this field.
-    fn stated(&self) -> bool {
-        self.markable() && self.speakable()
-    }
-
-    /// The least and the greatest value are the same number.
-    fn constant(&self) -> bool {
-        match (self.min, self.max) {
-            (Some(a), Some(b)) => a.cmp_to(b.value, b.text, b.scaled) == Ordering::Equal,
-            _ => false,
-        }
-    }
-
-    /// The field's distinct values (numbers, strings or booleans) with
-    /// their holders, when it has few.
-    fn categories(&self) -> Vec<&Seen<'a>> {
-        if self.numeric() {
-            if self.numeric_many {
-                return Vec::new();
-            }
-            return self.numeric_values.iter().collect();
-        }
-        if self.strings > 0 && self.numbers == 0 && self.bools() == 0 {
-            if self.many {
-                return Vec::new();
-            }
-            return self.values.iter().collect();
-        }
-        if self.strings == 0 && self.numbers == 0 {
-            return self.trues.iter().chain(self.falses.iter()).collect();
-        }
-        Vec::new()
-    }
-}
-
-/// How a summary speaks of a field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    Skip,
-    /// Constants, ranges, categories, how many distinct values.
-    Normal,
-    /// As `Normal`, and a few values are listed even when they do not
-    /// repeat (the field is a category of a larger collection).
-    Enumerate,
-    /// Only a value every unit shares.
-    Constant,
-}
-
-/// A value can be stated in an enumeration as it is.
-pub fn statable(v: &str) -> bool {
-    !v.is_empty()
-        && v.len() <= MAX_VALUE
-        && !v.contains("; ")
-        && !v.contains(", ")
-        && !v.contains('×')
-        && !v.contains('\n')
-        && !v.contains('\r')
-        && !v.contains("caveman")
-        && !v.starts_with(' ')
-        && !v.ends_with(' ')
-        && !v.contains("  ")
-        && !v.chars().any(|c| c.is_control() || c == '\u{2026}')
-        && !holds_credential(v)
-}
 
 pub use super::secrets::is_secret_name;
 
@@ -733,83 +432,6 @@ fn distinct_text(f: &Field<'_>) -> String {
     }
 }
 
-/// A number as summaries read it: the literal text parsed as a float
-/// (commas between digit groups allowed), finite.
-pub fn number(text: &str) -> Option<f64> {
-    let t = text.trim();
-    if t.is_empty() || t.len() > 40 {
-        return None;
-    }
-    let b = t.as_bytes();
-    let first = b[0];
-    if !(first.is_ascii_digit() || first == b'-' || first == b'+' || first == b'.') {
-        return None;
-    }
-    let plain: std::borrow::Cow<'_, str> = if t.contains(',') {
-        t.replace(',', "").into()
-    } else {
-        t.into()
-    };
-    plain.parse::<f64>().ok().filter(|x| x.is_finite())
-}
-
-/// A decimal literal as sign, significant digits and the power of ten of
-/// the first digit: `-0.0120` is (true, "12", -1).
-fn decimal(text: &str) -> Option<(bool, Vec<u8>, i64)> {
-    let t = text.trim();
-    let (neg, t) = match t.as_bytes().first()? {
-        b'-' => (true, &t[1..]),
-        b'+' => (false, &t[1..]),
-        _ => (false, t),
-    };
-    let (mantissa, exp) = match t.find(['e', 'E']) {
-        Some(i) => (&t[..i], t[i + 1..].parse::<i64>().ok()?),
-        None => (t, 0),
-    };
-    let (int, frac) = match mantissa.find('.') {
-        Some(i) => (&mantissa[..i], &mantissa[i + 1..]),
-        None => (mantissa, ""),
-    };
-    let mut digits = Vec::with_capacity(int.len() + frac.len());
-    for b in int.bytes().chain(frac.bytes()) {
-        match b {
-            b'0'..=b'9' => digits.push(b),
-            b',' => {}
-            _ => return None,
-        }
-    }
-    if digits.is_empty() {
-        return None;
-    }
-    let int_len = int.bytes().filter(|b| b.is_ascii_digit()).count() as i64;
-    let lead = digits.iter().take_while(|&&d| d == b'0').count();
-    digits.drain(..lead);
-    while digits.last() == Some(&b'0') {
-        digits.pop();
-    }
-    let point = exp.saturating_add(int_len).saturating_sub(lead as i64);
-    Some((neg && !digits.is_empty(), digits, point))
-}
-
-/// Orders two decimal literals exactly (no rounding), or `None` when one
-/// is not a decimal literal.
-pub fn cmp_literal(a: &str, b: &str) -> Option<Ordering> {
-    let (na, da, pa) = decimal(a)?;
-    let (nb, db, pb) = decimal(b)?;
-    let magnitude = match (da.is_empty(), db.is_empty()) {
-        (true, true) => Ordering::Equal,
-        (true, false) => Ordering::Less,
-        (false, true) => Ordering::Greater,
-        (false, false) => pa.cmp(&pb).then_with(|| da.cmp(&db)),
-    };
-    Some(match (na, nb) {
-        (false, false) => magnitude,
-        (true, true) => magnitude.reverse(),
-        (true, false) => Ordering::Less,
-        (false, true) => Ordering::Greater,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -898,12 +520,6 @@ mod tests {
             s.render("elements", false, 1000),
             "2 total elements; span_id=1700000000000000000..1700000000000000001"
         );
-        assert_eq!(cmp_literal("0.10", "1e-1"), Some(Ordering::Equal));
-        assert_eq!(cmp_literal("-0", "0"), Some(Ordering::Equal));
-        assert_eq!(cmp_literal("-2.5", "-2.45"), Some(Ordering::Less));
-        assert_eq!(cmp_literal("12", "9.99"), Some(Ordering::Greater));
-        assert_eq!(cmp_literal("1,000", "999"), Some(Ordering::Greater));
-        assert_eq!(cmp_literal("abc", "1"), None);
     }
 
     #[test]
@@ -920,13 +536,5 @@ mod tests {
             s.render("elements", true, 1000),
             "4 total elements; fields: ok; arcs[]#0=1..2 (1×4 2×4); ok: true×3 false×1"
         );
-    }
-
-    #[test]
-    fn numbers_with_group_commas() {
-        assert_eq!(number("1,234.5"), Some(1234.5));
-        assert_eq!(number("abc"), None);
-        assert_eq!(number("inf"), None);
-        assert_eq!(number("-3e2"), Some(-300.0));
     }
 }
