@@ -190,6 +190,7 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
                     rows: rows.len(),
                     tail: 1,
                     top: 1,
+                    errors: true,
                 };
                 let cut = super::tabular::lean_cut(&g, query, None);
                 keep.set(s, "table header");

@@ -68,7 +68,9 @@ pub fn looks_aligned(lines: &[&str]) -> bool {
     parse(lines).is_some()
 }
 
-fn is_border(l: &str) -> bool {
+/// A border line: rules of `-`, `=`, box-drawing characters, Markdown's
+/// delimiter row.
+pub fn is_border(l: &str) -> bool {
     let t = l.trim();
     !t.is_empty()
         && t.chars().any(|c| matches!(c, '─' | '━' | '═' | '-' | '='))

@@ -343,3 +343,162 @@ fn df_keeps_the_fullest_filesystem() {
     let (view, _) = lean_as(&s, "tabular");
     assert!(view.contains("98% /mnt/disk21"), "{view}");
 }
+
+/// The counts of every `… N rows elided` marker of a view, added up.
+fn elided_rows(view: &str) -> usize {
+    view.lines()
+        .filter_map(|l| l.strip_prefix("\u{2026} "))
+        .filter_map(|l| l.split(' ').next()?.parse::<usize>().ok())
+        .sum()
+}
+
+#[test]
+fn a_table_after_a_preamble_keeps_the_preamble_the_header_and_the_odd_pods() {
+    let mut s = String::from(
+        "Warning: kubectl apply should be used on resource created by either kubectl create --save-config or kubectl apply\n\
+         NAME                         READY   STATUS             RESTARTS      AGE\n",
+    );
+    for i in 0..40 {
+        let (ready, status, restarts) = match i {
+            17 => ("0/1", "CrashLoopBackOff", "12 (40s ago)"),
+            29 => ("1/1", "Running", "7 (1d ago)"),
+            _ => ("1/1", "Running", "0"),
+        };
+        s.push_str(&format!(
+            "{:<28} {ready:<7} {status:<18} {restarts:<13} {}d\n",
+            format!("api-{i:02}-7d9f8b6c5"),
+            3 + i % 4
+        ));
+    }
+    let (view, _) = lean_as(&s, "tabular");
+    assert!(view.len() < s.len(), "{view}");
+    assert!(view.starts_with("Warning: kubectl apply"), "{view}");
+    assert!(
+        view.contains("NAME                         READY   STATUS"),
+        "{view}"
+    );
+    assert!(
+        view.contains("api-17-7d9f8b6c5             0/1     CrashLoopBackOff"),
+        "{view}"
+    );
+    assert!(view.contains("7 (1d ago)"), "{view}");
+    let rows = view.lines().filter(|l| l.starts_with("api-")).count();
+    assert_eq!(rows + elided_rows(&view), 40, "{view}");
+}
+
+#[test]
+fn an_ls_lr_listing_keeps_every_directory_its_count_and_the_largest_file() {
+    let dirs = [(".", 25), ("./bin", 3), ("./lib", 30), ("./share/doc", 20)];
+    let mut s = String::new();
+    for (n, (dir, k)) in dirs.iter().enumerate() {
+        if n > 0 {
+            s.push('\n');
+        }
+        s.push_str(&format!("{dir}:\ntotal {}\n", k * 4));
+        for j in 0..*k {
+            let size = match (*dir, j) {
+                ("./lib", 11) => 98_765_432,
+                (".", 5) => 0,
+                _ => 1000 + j * 37,
+            };
+            let name = if *dir == "./lib" && j == 3 {
+                "libgpg-error.so.0".to_string()
+            } else {
+                format!("file{j:02}.txt")
+            };
+            s.push_str(&format!(
+                "-rw-r--r-- 1 root root {size:>9} Jan  1 00:00 {name}\n"
+            ));
+        }
+    }
+    let (view, _) = lean_as(&s, "tabular");
+    assert!(view.len() < s.len(), "{view}");
+    for (dir, k) in dirs {
+        assert!(
+            view.contains(&format!("\n{dir}:\ntotal {}\n", k * 4))
+                || view.starts_with(&format!("{dir}:\ntotal {}\n", k * 4)),
+            "{dir}: {view}"
+        );
+    }
+    assert!(view.contains(" 98765432 Jan  1 00:00 file11.txt"), "{view}");
+    assert!(
+        view.contains("         0 Jan  1 00:00 file05.txt"),
+        "{view}"
+    );
+    assert!(view.contains("./lib holds 30 entries"), "{view}");
+    assert!(view.contains("size="), "{view}");
+    // A file named after an error is not an error row; the markers
+    // never call a date a size.
+    assert!(!view.contains("libgpg-error.so.0"), "{view}");
+    assert!(!view.contains("size=Jan"), "{view}");
+    let rows = view.lines().filter(|l| l.starts_with("-rw-")).count();
+    assert_eq!(rows + elided_rows(&view), 78, "{view}");
+}
+
+#[test]
+fn a_markdown_table_without_outer_pipes_keeps_its_header_its_failure_and_its_largest_row() {
+    let mut s =
+        String::from("## Packages\n\nname | version | size_kb | status\n--- | --- | --- | ---\n");
+    for i in 0..120 {
+        let status = if i == 83 { "failed" } else { "ok" };
+        let size = if i == 101 { 99_999 } else { 100 + i * 3 };
+        s.push_str(&format!("pkg{i:03} | 1.{i}.0 | {size} | {status}\n"));
+    }
+    let (view, _) = lean_as(&s, "tabular");
+    assert!(view.len() < s.len(), "{view}");
+    assert!(view.starts_with("## Packages\n"), "{view}");
+    assert!(
+        view.contains("name | version | size_kb | status\n--- | --- | --- | ---\n"),
+        "{view}"
+    );
+    assert!(view.contains("pkg083 | 1.83.0 | 349 | failed"), "{view}");
+    assert!(view.contains("pkg101 | 1.101.0 | 99999 | ok"), "{view}");
+    let rows = view.lines().filter(|l| l.starts_with("pkg")).count();
+    assert_eq!(rows + elided_rows(&view), 120, "{view}");
+}
+
+#[test]
+fn a_latin1_csv_is_cut_and_shown_in_utf8() {
+    let mut s: Vec<u8> = b"city,venue,status,visitors\n".to_vec();
+    for i in 0..150 {
+        let status: &[u8] = if i == 57 { b"500" } else { b"200" };
+        s.extend_from_slice(b"M\xfcnchen,Caf\xe9 ");
+        s.extend_from_slice(format!("{i:03},").as_bytes());
+        s.extend_from_slice(status);
+        s.extend_from_slice(format!(",{}\n", 100 + i * 7 % 50).as_bytes());
+    }
+    let tc = TestCommand::new();
+    let r = tc.expect(
+        &["compress", "--profile", "lean", "--type", "tabular"],
+        &s,
+        0,
+    );
+    let view = String::from_utf8(r.stdout.clone()).expect("the view is UTF-8");
+    assert!(view.len() < s.len(), "{view}");
+    assert!(view.starts_with("city,venue,status,visitors\n"), "{view}");
+    assert!(view.contains("M\u{fc}nchen,Caf\u{e9} 057,500,"), "{view}");
+    assert!(view.contains("rows elided"), "{view}");
+}
+
+#[test]
+fn requests_that_failed_under_any_status_key_are_kept() {
+    let mut s = String::new();
+    // As many 4xx as 200s: no status is rare, only the key says error.
+    for i in 0..40 {
+        let status = match i % 4 {
+            1 => 403,
+            3 if i > 20 => 404,
+            _ => 200,
+        };
+        s.push_str(&format!(
+            "{{\"ClientIP\":\"10.0.0.{i}\",\"ClientRequestURI\":\"/page/{}\",\"EdgeResponseStatus\":{status},\"RayID\":\"ray-{i:03}\",\"EdgeResponseBytes\":{}}}\n",
+            i % 5,
+            1000 + i * 37 % 400
+        ));
+    }
+    let (view, _) = lean(&s);
+    assert!(view.len() < s.len(), "{view}");
+    for ray in ["ray-001", "ray-021", "ray-037", "ray-023", "ray-039"] {
+        assert!(view.contains(ray), "{ray} hidden:\n{view}");
+    }
+}

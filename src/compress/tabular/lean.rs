@@ -26,13 +26,19 @@ use crate::table::{self, Table};
 
 /// Data rows needed before a lean table is cut: a shorter table is read
 /// whole (a CLI's options, a short pod list are the answer, not a sample).
-const LEAN_MIN_ROWS: usize = 16;
+pub(super) const LEAN_MIN_ROWS: usize = 16;
+/// Bytes needed before a lean table is cut: a short data dictionary or
+/// option list is the answer whatever its row count.
+pub(super) const LEAN_MIN_BYTES: usize = 2048;
 /// Leading and trailing data rows a lean table keeps.
 const LEAN_HEAD: usize = 2;
-const LEAN_TAIL: usize = 1;
+pub(super) const LEAN_TAIL: usize = 1;
 /// The greatest rows of each numeric column a command's table keeps
 /// (within a budget): `kubectl top`'s heaviest pods, not only the first.
-const TOP_ROWS: usize = 3;
+pub(super) const TOP_ROWS: usize = 3;
+/// Non-blank lines an aligned table may have before it (a tool's first
+/// line, a `kubectl` warning); they stay as they are.
+const MAX_PREAMBLE: usize = 3;
 /// A run of fewer rows than this has a bare marker (its summary would
 /// cost about what the rows do).
 const MIN_SUMMARISED_RUN: usize = 3;
@@ -57,6 +63,9 @@ pub(crate) struct Grid<'a> {
     pub tail: usize,
     /// Greatest rows kept per numeric column (the least one always).
     pub top: usize,
+    /// Whether a row can carry an error (a listing's file names do not:
+    /// `libgpg-error.so` is a file, not a failure).
+    pub errors: bool,
 }
 
 /// What the lean rules keep of a grid; the summary of every row (for a
@@ -78,12 +87,28 @@ impl LeanCut<'_> {
     /// share; the first marker says instead what held for every row of
     /// the table (its total, ranges, categories).
     pub(crate) fn marker(&self, run: Range<usize>, first: bool) -> String {
+        self.marker_noted(run, first, None)
+    }
+
+    /// [`LeanCut::marker`] with a note before what the rows share (a
+    /// listing's directory and its number of entries).
+    pub(crate) fn marker_noted(
+        &self,
+        run: Range<usize>,
+        first: bool,
+        note: Option<&str>,
+    ) -> String {
         let r = run.len();
+        let noted = |s: Option<&str>| match (note, s) {
+            (Some(n), Some(s)) => lean_marker(r, Some(&format!("{n}; {s}"))),
+            (Some(n), None) => lean_marker(r, Some(n)),
+            (None, s) => lean_marker(r, s),
+        };
         if first {
-            return lean_marker(r, Some(&self.summary));
+            return noted(Some(&self.summary));
         }
         if r < MIN_SUMMARISED_RUN {
-            return lean_marker(r, None);
+            return noted(None);
         }
         let bytes: usize = run
             .clone()
@@ -106,7 +131,7 @@ impl LeanCut<'_> {
                 None => Mode::Skip,
             }
         });
-        lean_marker(r, (!shared.is_empty()).then_some(shared.as_str()))
+        noted((!shared.is_empty()).then_some(shared.as_str()))
     }
 }
 
@@ -124,13 +149,24 @@ static FAILURE: LazyLock<regex::Regex> = LazyLock::new(|| {
 /// Column names that hold an HTTP status or an exit code.
 const STATUS_COLUMNS: [&str; 5] = ["status", "code", "status_code", "exit", "exit_code"];
 
+/// A (lower-case) column name that holds an HTTP status or an exit code:
+/// one of [`STATUS_COLUMNS`], or one that ends in `status` or
+/// `status_code` (`EdgeResponseStatus`, `upstream_status`).
+fn is_status_column(n: &str) -> bool {
+    let plain: String = n
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-' | '.' | ' '))
+        .collect();
+    STATUS_COLUMNS.contains(&n) || plain.ends_with("status") || plain.ends_with("statuscode")
+}
+
 /// The one error test of a lean table row: a failure word in a cell, or a
 /// status column holding an HTTP error or a non-zero exit code.
 fn row_is_error(names: &[&str], cells: &[&str]) -> bool {
     cells.iter().any(|c| FAILURE.is_match(c))
         || names.iter().zip(cells).any(|(n, c)| {
             let n = n.trim().to_ascii_lowercase();
-            STATUS_COLUMNS.contains(&n.as_str())
+            is_status_column(&n)
                 && c.trim()
                     .parse::<u32>()
                     .is_ok_and(|v| (400..600).contains(&v) || (n.starts_with("exit") && v != 0))
@@ -208,7 +244,7 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
         }
     };
     for (i, row) in cells.iter().enumerate() {
-        if row_is_error(&g.names, row) {
+        if g.errors && row_is_error(&g.names, row) {
             keep[i] = true;
         }
     }
@@ -361,8 +397,36 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     if let Some(t) = t {
         return lean_dsv(input.body, t, input.query, input.budget).ok_or(NO);
     }
-    let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
+    let Ok(text) = std::str::from_utf8(input.body) else {
+        // A Latin-1 or Windows-1252 export, read in that encoding; the
+        // view is UTF-8 (the original is stored as it was).
+        let text = windows_1252(input.body);
+        if let Some(t) = table::parse_text(&text) {
+            return lean_dsv(text.as_bytes(), &t, input.query, input.budget).ok_or(NO);
+        }
+        return lean_aligned(&text, input.query, LEAN_TAIL, input.budget).ok_or(NO);
+    };
     lean_aligned(text, input.query, LEAN_TAIL, input.budget).ok_or(NO)
+}
+
+/// Bytes read as Windows-1252 (Latin-1 where they agree): what exports
+/// that are not UTF-8 most often are. Every byte is a character, so
+/// nothing is replaced.
+fn windows_1252(bytes: &[u8]) -> String {
+    const HIGH: [char; 32] = [
+        '\u{20ac}', '\u{81}', '\u{201a}', '\u{192}', '\u{201e}', '\u{2026}', '\u{2020}',
+        '\u{2021}', '\u{2c6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8d}', '\u{17d}',
+        '\u{8f}', '\u{90}', '\u{2018}', '\u{2019}', '\u{201c}', '\u{201d}', '\u{2022}', '\u{2013}',
+        '\u{2014}', '\u{2dc}', '\u{2122}', '\u{161}', '\u{203a}', '\u{153}', '\u{9d}', '\u{17e}',
+        '\u{178}',
+    ];
+    bytes
+        .iter()
+        .map(|&b| match b {
+            0x80..=0x9f => HIGH[usize::from(b - 0x80)],
+            _ => char::from(b),
+        })
+        .collect()
 }
 
 /// A whitespace-aligned or box-drawn table cut by the lean rules: its
@@ -375,27 +439,54 @@ pub(crate) fn lean_aligned(
     budget: Option<usize>,
 ) -> Option<Compressed> {
     use super::super::shared::lines::{join_lines, Keep, Lines};
+    if text.len() < LEAN_MIN_BYTES {
+        return None;
+    }
     let doc = Lines::split(text);
     if !table::aligned::may_parse(doc.iter().map(|l| l.trim_end_matches('\r'))) {
         return None;
     }
+    if let Some(c) = super::listing::lean_listing(text, query, budget) {
+        return Some(c);
+    }
     let plain: Vec<&str> = doc.iter().map(|l| l.trim_end_matches('\r')).collect();
-    let t = table::aligned::parse(&plain)?;
+    let mut t = after_preamble(&plain)?;
+    // A barred table whose first row stands over a border (a Markdown
+    // delimiter row) has that row for header, even with empty names.
+    if t.header.is_none()
+        && matches!(t.split, table::aligned::Split::Bars(_))
+        && t.rows.len() > 1
+        && plain[t.rows[0] + 1..t.rows[1]]
+            .iter()
+            .any(|l| table::aligned::is_border(l))
+    {
+        t.header = Some(t.rows.remove(0));
+    }
     if t.rows.len() < LEAN_MIN_ROWS {
         return None;
     }
     let names: Vec<&str> = match t.header {
         Some(h) => t.cells(plain[h]),
-        // ls -l has no header: the columns are named by position.
         None => Vec::new(),
     };
     let width = t.cells(plain[t.rows[0]]).len();
     const LS: [&str; 9] = [
         "mode", "links", "owner", "group", "size", "month", "day", "time", "name",
     ];
+    const BY_POSITION: [&str; 16] = [
+        "#1", "#2", "#3", "#4", "#5", "#6", "#7", "#8", "#9", "#10", "#11", "#12", "#13", "#14",
+        "#15", "#16",
+    ];
+    // Without a header, `ls -l`'s columns have their names; any other
+    // table's are named by position (beyond the 16th, not summarised).
+    let by_name: &[&str] = if super::listing::LS_ROW.is_match(plain[t.rows[0]]) {
+        &LS
+    } else {
+        &BY_POSITION
+    };
     let names: Vec<&str> = if names.is_empty() {
         (0..width)
-            .map(|c| LS.get(c).copied().unwrap_or(""))
+            .map(|c| by_name.get(c).copied().unwrap_or(""))
             .collect()
     } else {
         names
@@ -409,6 +500,7 @@ pub(crate) fn lean_aligned(
         rows: t.rows.len(),
         tail,
         top: TOP_ROWS,
+        errors: true,
     };
     let cut = lean_cut(&g, query, budget);
     // Every line that is not a data row stays; rows follow the cut.
@@ -443,20 +535,47 @@ pub(crate) fn lean_aligned(
     Some(Compressed::traced(join_lines(&doc, &pieces), trace))
 }
 
+/// The aligned table of `plain`, after at most [`MAX_PREAMBLE`] non-blank
+/// lines that are not part of it.
+fn after_preamble(plain: &[&str]) -> Option<table::aligned::Aligned> {
+    let starts = plain
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, _)| i)
+        .skip(1)
+        .take(MAX_PREAMBLE);
+    std::iter::once(0).chain(starts).find_map(|from| {
+        let mut t = table::aligned::parse(&plain[from..])?;
+        t.header = t.header.map(|h| h + from);
+        for r in &mut t.rows {
+            *r += from;
+        }
+        Some(t)
+    })
+}
+
 /// A CSV, TSV or Markdown table cut by the lean rules.
 fn lean_dsv(input: &[u8], t: &Table<'_>, query: &str, budget: Option<usize>) -> Option<Compressed> {
     let hr = t.header_rows();
     let n = t.rows.len();
-    if n < hr + LEAN_MIN_ROWS {
+    if n < hr + LEAN_MIN_ROWS || input.len() < LEAN_MIN_BYTES {
         return None;
     }
     let width = t.rows.row(0).len();
     let g = Grid {
-        names: t.rows.row(0).iter().collect(),
+        // A byte-order mark is not part of the first column's name.
+        names: t
+            .rows
+            .row(0)
+            .iter()
+            .map(|n| n.trim_start_matches('\u{feff}'))
+            .collect(),
         row: Box::new(move |i| t.rows.row(hr + i).iter().collect()),
         rows: n - hr,
         tail: LEAN_TAIL,
         top: 1,
+        errors: true,
     };
     let cut = lean_cut(&g, query, budget);
     let mut out: Vec<Out> = (0..hr).map(Out::Row).collect();
@@ -488,7 +607,7 @@ mod tests {
     #[test]
     fn kubectl_top_keeps_the_heaviest_pods() {
         let mut s = String::from("NAME                 CPU(cores)   MEMORY(bytes)\n");
-        for i in 0..30 {
+        for i in 0..60 {
             let (cpu, mem) = match i {
                 11 => ("900m", "1005Mi"),
                 19 => ("1200m", "998Mi"),
@@ -506,11 +625,46 @@ mod tests {
             out.contains("pod-19               1200m        998Mi"),
             "{out}"
         );
-        assert!(out.contains("30 total rows"), "{out}");
+        assert!(out.contains("60 total rows"), "{out}");
         assert!(
             out.contains("all CPU(cores)=5m MEMORY(bytes)=40Mi"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn a_barred_table_over_a_delimiter_row_has_its_header() {
+        let mut s = String::from("| | code | name |\n| - | :-: | - |\n");
+        for i in 0..60 {
+            s.push_str(&format!("| [top](#t) | c{i:02} | name number {i} |\n"));
+        }
+        let out = aligned(&s);
+        assert!(
+            out.starts_with("| | code | name |\n| - | :-: | - |\n"),
+            "{out}"
+        );
+        assert!(out.contains("60 total rows"), "{out}");
+        assert!(out.contains("code: 60 distinct"), "{out}");
+        assert!(!out.contains("mode") && !out.contains("#1"), "{out}");
+    }
+
+    #[test]
+    fn windows_1252_reads_every_byte() {
+        assert_eq!(
+            windows_1252(b"Caf\xe9 \x93q\x94 \x80"),
+            "Caf\u{e9} \u{201c}q\u{201d} \u{20ac}"
+        );
+        assert_eq!(windows_1252(b"\x81\xff").chars().count(), 2);
+    }
+
+    #[test]
+    fn a_short_table_is_read_whole() {
+        let mut s = String::from("NAME   VALUE   NOTE\n");
+        for i in 0..40 {
+            s.push_str(&format!("n{i:02}    {i:<5}   x\n"));
+        }
+        assert!(s.len() < LEAN_MIN_BYTES);
+        assert!(lean_aligned(&s, "", LEAN_TAIL, None).is_none());
     }
 
     #[test]

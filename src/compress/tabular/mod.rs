@@ -3,6 +3,7 @@
 //! lean rules for every table, CSV to `kubectl get`, are in [`lean`].
 
 mod lean;
+mod listing;
 
 pub(crate) use lean::{lean_aligned, lean_cut, lean_marker, Grid};
 

@@ -138,16 +138,35 @@ fn member_is_error(k: &str, x: Json<'_>) -> bool {
         Value::String(s) if LEVEL_KEYS.contains(&k) => {
             ERROR_LEVELS.contains(&s.to_ascii_lowercase().as_str())
         }
-        Value::Number(n) if STATUS_KEYS.contains(&k) => {
+        Value::Number(n) if is_status_key(k) => {
             n.parse::<u32>().is_ok_and(|c| (400..600).contains(&c))
         }
-        Value::String(s) if STATUS_KEYS.contains(&k) => {
+        Value::String(s) if is_status_key(k) => {
             s.len() == 3 && s.parse::<u32>().is_ok_and(|c| (400..600).contains(&c))
         }
         Value::Number(n) if EXIT_KEYS.contains(&k) => n.parse::<f64>().is_ok_and(|c| c != 0.0),
         Value::Bool(false) => SUCCESS_KEYS.contains(&k),
         _ => false,
     }
+}
+
+/// A (lower-case) key naming an HTTP status: one of [`STATUS_KEYS`], or
+/// one that ends so (`EdgeResponseStatus`, `upstream_status`,
+/// `httpStatusCode`); an exit code's key is not.
+fn is_status_key(k: &str) -> bool {
+    if STATUS_KEYS.contains(&k) {
+        return true;
+    }
+    if EXIT_KEYS.contains(&k) || k.starts_with("exit") {
+        return false;
+    }
+    let plain: String = k
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-' | '.'))
+        .collect();
+    ["status", "statuscode", "responsecode"]
+        .iter()
+        .any(|end| plain.ends_with(end))
 }
 
 fn truthy(v: Json<'_>) -> bool {
@@ -362,6 +381,9 @@ mod tests {
             r#"{"state":"CrashLoopBackOff"}"#,
             r#"{"status":500,"path":"/pay"}"#,
             r#"{"statusCode":"503"}"#,
+            r#"{"EdgeResponseStatus":403}"#,
+            r#"{"upstream_status":"502"}"#,
+            r#"{"exitStatus":1}"#,
             r#"{"level":"ERROR","msg":"x"}"#,
             r#"{"exitCode":137}"#,
             r#"{"ok":false}"#,
@@ -374,6 +396,9 @@ mod tests {
         for no in [
             r#"{"status":200,"msg":"ok"}"#,
             r#"{"exitCode":0}"#,
+            r#"{"EdgeResponseStatus":200}"#,
+            r#"{"exitStatus":0}"#,
+            r#"{"orderStatus":"pending"}"#,
             r#"{"error":null,"errors":[]}"#,
             r#"{"note":"0 errors"}"#,
             r#"{"errors":0}"#,
