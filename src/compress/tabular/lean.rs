@@ -29,7 +29,7 @@ use crate::table::{self, Table};
 pub(super) const LEAN_MIN_ROWS: usize = 16;
 /// Bytes needed before a lean table is cut: a short data dictionary or
 /// option list is the answer whatever its row count.
-pub(super) const LEAN_MIN_BYTES: usize = 2048;
+pub(super) const LEAN_MIN_BYTES: usize = 1024;
 /// Leading and trailing data rows a lean table keeps.
 const LEAN_HEAD: usize = 2;
 pub(super) const LEAN_TAIL: usize = 1;
