@@ -18,6 +18,10 @@ mod golden;
 mod hardening;
 #[path = "integration/lean_answers.rs"]
 mod lean_answers;
+#[path = "integration/lean_properties.rs"]
+mod lean_properties;
+#[path = "integration/lean_members.rs"]
+mod lean_members;
 #[path = "integration/lines.rs"]
 mod lines;
 #[path = "integration/mcp.rs"]

@@ -201,6 +201,8 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
                     row: Box::new(move |i| cells(data[i])),
                     rows: rows.len(),
                     tail: 1,
+                    top: 1,
+                    errors: true,
                 };
                 let cut = super::tabular::lean_cut(&g, query, None);
                 keep.set(s, "table header");

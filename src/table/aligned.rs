@@ -63,7 +63,9 @@ impl Aligned {
     }
 }
 
-fn is_border(l: &str) -> bool {
+/// A border line: rules of `-`, `=`, box-drawing characters, Markdown's
+/// delimiter row.
+pub fn is_border(l: &str) -> bool {
     let t = l.trim();
     !t.is_empty()
         && t.chars().any(|c| matches!(c, '─' | '━' | '═' | '-' | '='))

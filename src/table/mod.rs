@@ -6,6 +6,7 @@ use crate::go::csv::{csv_shape, read_csv, Rows, MAX_INPUT};
 use crate::go::unicode::{is_blank, trim_space};
 
 pub mod aligned;
+pub mod quantity;
 
 /// Most columns a table may have.
 pub const MAX_COLUMNS: usize = 128;

@@ -52,12 +52,14 @@ fn level(line: &str) -> Option<&str> {
         })
 }
 
+fn leading_zero(v: &str) -> bool {
+    v.len() > 1 && v.starts_with('0') && !v.starts_with("0.")
+}
+
 fn scalar(v: &str) -> Scalar<'_> {
     match number(v) {
-        Some(x)
-            if !v.starts_with('+')
-                && !(v.len() > 1 && v.starts_with('0') && !v.starts_with("0.")) =>
-        {
+        // `+5` and `007` are names, not numbers.
+        Some(x) if !(v.starts_with('+') || leading_zero(v)) => {
             Scalar::Num(v, x)
         }
         _ => Scalar::Str(v),

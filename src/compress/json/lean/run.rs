@@ -1,0 +1,225 @@
+//! The lean `json` registry row: the cut view at the first level that fits
+//! the budget; a lossless view (TOON, or the JSON minified in input order)
+//! when it costs about as few tokens; and a floor: when the view is larger
+//! than compat's view of the same body, a harder level is taken.
+
+use super::{minified, ndjson, view, view_ndjson, Level, INPUT_ORDER};
+use crate::compress::json::compat;
+use crate::compress::{Compressed, Decline, Input, Trace};
+use crate::content_type::Method;
+use crate::detect::Parsed;
+use crate::go::json::{self as gojson, Json};
+use crate::tokens;
+
+/// A lossless view wins over the cut view when it costs at most this much
+/// more (in tokens): nothing is lost.
+const LOSSLESS_SLACK: f64 = 1.10;
+/// TOON is tried on bodies up to this size.
+const TOON_MAX: usize = 8 << 20;
+/// Views of at most this fraction of the body are not held to the floor.
+const FLOOR_FRACTION: usize = 8;
+/// A view this many times the bytes of another is taken to hold more
+/// tokens too (its tokens are not counted).
+const BYTES_MARGIN: usize = 2;
+
+/// A candidate view and its token count.
+struct Counted {
+    bytes: Vec<u8>,
+    tokens: usize,
+}
+
+impl Counted {
+    fn of(bytes: Vec<u8>) -> Counted {
+        let tokens = tokens::count(&bytes);
+        Counted { bytes, tokens }
+    }
+}
+
+/// The lean `json` registry row.
+pub(in super::super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
+    let mut clock = crate::timings::Clock::new("lean json");
+    let decoded;
+    let root = match &input.parsed {
+        Parsed::Json(v) => Some(v.root()),
+        _ => {
+            decoded =
+                gojson::decode_exact(crate::go::unicode::trim_space(input.body), INPUT_ORDER).ok();
+            decoded.as_ref().map(|t| t.root())
+        }
+    };
+    let text = std::str::from_utf8(input.body).ok();
+    if root.is_none() && text.is_none() {
+        return Err(Decline("not valid UTF-8"));
+    }
+    let view_at = |level: Level| match root {
+        Some(r) => view(r, input.query, level),
+        None => text.and_then(|t| view_ndjson(t, input.query, level)),
+    };
+    let counted = |level: Level| view_at(level).map(|(b, t)| (Counted::of(b), t));
+    let floor = CompatFloor::new(input);
+    let levels = Level::ALL;
+    let mut cut = counted(levels[0]);
+    if let Some(b) = input.budget {
+        cut = fit_budget(cut, b, &counted);
+    }
+    clock.mark("cut");
+    // The lossless views: TOON, the minified JSON.
+    let toon_room = input
+        .budget
+        .map_or(TOON_MAX, |b| TOON_MAX.min(b.saturating_mul(8)));
+    let bound = cut.as_ref().map(|(c, _)| c.bytes.len());
+    let near = |len: usize| bound.is_none_or(|b| len <= b.saturating_mul(BYTES_MARGIN));
+    let mut lossless: Vec<(Counted, Method)> = Vec::new();
+    if root.is_some() && input.body.len() <= toon_room {
+        if let Ok(t) = crate::toon::encode(input.body) {
+            if near(t.len()) {
+                lossless.push((Counted::of(t), Method::Toon));
+            }
+        }
+    }
+    // The minified JSON holds at least a quarter of the body's bytes: not
+    // written when the cut is far smaller.
+    let worth_minifying =
+        bound.is_none_or(|b| b.saturating_mul(4 * BYTES_MARGIN) >= input.body.len());
+    if let Some(m) = worth_minifying
+        .then(|| minify(root, text, input.body))
+        .flatten()
+    {
+        if near(m.len()) && m.len() < input.body.len() {
+            lossless.push((Counted::of(m), Method::Elision));
+        }
+    }
+    lossless.sort_by_key(|(c, _)| c.tokens);
+    clock.mark("lossless views");
+    if let Some((best, method)) = lossless.into_iter().next() {
+        let wins = cut
+            .as_ref()
+            .is_none_or(|(c, _)| best.tokens as f64 <= c.tokens as f64 * LOSSLESS_SLACK)
+            && input.budget.is_none_or(|b| best.tokens <= b);
+        if wins && (cut.is_none() || floor.admits(best.tokens, best.bytes.len())) {
+            let mut trace = Trace::default();
+            let what = match method {
+                Method::Toon => "every element (lossless TOON table)",
+                _ => "every element (JSON minified)",
+            };
+            trace.add(what, 1);
+            return Ok(Compressed {
+                reported: Some((method, true)),
+                tokens: Some(best.tokens),
+                ..Compressed::traced(best.bytes, trace)
+            });
+        }
+    }
+    let Some((mut view, mut trace)) = cut else {
+        return Err(Decline("no array, map or string long enough to cut"));
+    };
+    if input.budget.is_none() && !floor.admits(view.tokens, view.bytes.len()) {
+        // A harder level that keeps the lean view's promises. Compat's
+        // own view is never taken: it would cut what lean keeps (errors
+        // beyond its sample, contracts, tool lists, members' names).
+        let harder = Level::FLOOR
+            .iter()
+            .filter_map(|&l| counted(l))
+            .find(|(c, _)| floor.admits(c.tokens, c.bytes.len()));
+        if let Some((c, t)) = harder {
+            view = c;
+            trace = t;
+        }
+    }
+    clock.mark("compat floor");
+    Ok(Compressed {
+        reported: Some((Method::Elision, false)),
+        tokens: Some(view.tokens),
+        ..Compressed::traced(view.bytes, trace)
+    })
+}
+
+/// Under a budget, the first level whose view fits (views shrink level
+/// by level: a binary search), else the hardest.
+fn fit_budget<F>(
+    cut: Option<(Counted, Trace)>,
+    budget: usize,
+    counted: &F,
+) -> Option<(Counted, Trace)>
+where
+    F: Fn(Level) -> Option<(Counted, Trace)>,
+{
+    let levels = Level::ALL;
+    if cut.as_ref().is_none_or(|(c, _)| c.tokens <= budget) {
+        return cut;
+    }
+    let (mut lo, mut hi) = (1, levels.len() - 1);
+    let mut best = None;
+    while lo <= hi {
+        let mid = (lo + hi) / 2;
+        let v = counted(levels[mid]);
+        if v.as_ref().is_some_and(|(c, _)| c.tokens <= budget) {
+            best = v;
+            hi = mid - 1;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    best.or_else(|| counted(levels[levels.len() - 1]))
+}
+
+/// The body minified in input order (NDJSON line by line), when that is
+/// lossless: no escaped surrogate the decoder would replace.
+fn minify(root: Option<Json<'_>>, text: Option<&str>, body: &[u8]) -> Option<Vec<u8>> {
+    if memchr::memmem::find(body, b"\\ud").is_some()
+        || memchr::memmem::find(body, b"\\uD").is_some()
+    {
+        return None;
+    }
+    match root {
+        Some(r) => Some(minified(r)),
+        None => {
+            let (_, tapes) = ndjson(text?)?;
+            let mut out = Vec::new();
+            for t in &tapes {
+                out.extend_from_slice(&minified(t.root()));
+                out.push(b'\n');
+            }
+            Some(out)
+        }
+    }
+}
+
+/// Compat's view of a body, computed once and only when asked: its bytes,
+/// and its tokens once they are needed.
+struct CompatFloor<'i> {
+    input: &'i Input<'i>,
+    view: std::cell::OnceCell<Option<(Vec<u8>, std::cell::OnceCell<usize>)>>,
+}
+
+impl<'i> CompatFloor<'i> {
+    fn new(input: &'i Input<'i>) -> CompatFloor<'i> {
+        CompatFloor {
+            input,
+            view: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// A view of `tokens` tokens and `len` bytes holds no more tokens than
+    /// compat's view of the body (or the body, when compat declines). A
+    /// compat view more than [`BYTES_MARGIN`] times longer is not counted.
+    fn admits(&self, tokens: usize, len: usize) -> bool {
+        // Under a budget the budget rules; a view of an eighth of the body
+        // or less is not the waste the floor is for (compat keeps more of
+        // every long array), and compat's view is not worth computing.
+        if self.input.budget.is_some()
+            || len.saturating_mul(FLOOR_FRACTION) <= self.input.body.len()
+        {
+            return true;
+        }
+        let v = self.view.get_or_init(|| {
+            compat::compress(self.input.body, self.input.query)
+                .map(|b| (b, std::cell::OnceCell::new()))
+        });
+        match v {
+            Some((b, _)) if b.len() > len.saturating_mul(BYTES_MARGIN) => true,
+            Some((b, t)) => tokens <= *t.get_or_init(|| tokens::count(b)),
+            None => true,
+        }
+    }
+}

@@ -1,0 +1,475 @@
+//! Which members of a long collection (the elements of an array, the
+//! members of a map, the lines of NDJSON) the lean view shows, and what
+//! its markers say of the rest: errors always; the first and the last;
+//! the holders of what the summary cannot state; rows by value (the
+//! holders of each numeric field's extremes and of each rare value of a
+//! field with a default, within a byte budget); one of each key set;
+//! query hits. Every dropped member's identifier is listed in its marker
+//! when the collection is short enough for its members to be the answer.
+
+use super::super::super::shared::secrets::holds_credential;
+use super::super::super::shared::stats::{Scalar, Stats};
+use super::super::super::shared::{dropped_runs, relevance};
+use super::shape::{self, id_key, id_of, key_set, row_width, table_header};
+use super::{doc_of, plain_len, Level};
+use crate::compress::Trace;
+use crate::go::json::{Json, Value};
+
+/// Query hits kept per collection at most.
+const QUERY_FILL: usize = 16;
+/// Elements up to this size are rows: kept for their values (extremes,
+/// rare values) within a budget.
+const ROW_BYTES: usize = 2048;
+/// Key sets kept one member each, when there are at most this many.
+const MAX_SHAPES: usize = 4;
+/// Key sets of the records inside members' lists kept one member each,
+/// when there are at most this many (path and key set).
+const MAX_NESTED_SHAPES: usize = 32;
+/// A dropped run of fewer bytes than this stays (a marker would not pay).
+const MARKER_COST: usize = 32;
+/// Leaf paths tracked per collection.
+const MAX_FIELDS: usize = 1024;
+/// Nesting followed for leaf paths.
+const MAX_LEAF_DEPTH: usize = 6;
+/// Every dropped member is named in its marker when the collection has at
+/// most this many members, or when the names take at most
+/// [`ID_LIST_BYTES`].
+const ID_LIST_MAX: usize = 64;
+const ID_LIST_BYTES: usize = 2048;
+/// Longest identifier a marker lists.
+const MAX_ID: usize = 128;
+/// A cut that saves less than this fraction of a collection's bytes is
+/// not made: the members stay (cut inside).
+const MIN_SAVING: f64 = 0.25;
+
+/// What the view shows of a collection.
+pub(super) struct Cut {
+    pub keep: Vec<bool>,
+    /// The summary of every member, for the first marker.
+    pub summary: String,
+    /// What the listed identifiers are (`name`, `keys`) and each member's
+    /// identifier, when dropped members are named in their markers.
+    pub ids: Option<(&'static str, Vec<String>)>,
+}
+
+/// The members of a collection: values, and the keys of a map's members.
+pub(super) struct Members<'a, 'v> {
+    pub items: &'a [Json<'v>],
+    pub keys: Option<&'a [&'v str]>,
+    /// `elements`, `members`, `lines`.
+    pub what: &'static str,
+}
+
+/// Chooses what the view shows of `m` at `level`.
+pub(super) fn choose(m: &Members<'_, '_>, level: Level, query: &str, trace: &mut Trace) -> Cut {
+    let items = m.items;
+    let n = items.len();
+    let lens: Vec<usize> = (0..n)
+        .map(|i| plain_len(items[i]) + m.keys.map_or(0, |k| k[i].len() + 3))
+        .collect();
+    let total: usize = lens.iter().sum();
+    let mut keep = vec![false; n];
+    let mut counted = 0;
+    let mut account = |trace: &mut Trace, keep: &[bool], reason| {
+        let now = keep.iter().filter(|&&k| k).count();
+        trace.add(reason, now - counted);
+        counted = now;
+    };
+    // Errors (at most `level.errors`, in document order).
+    let mut errors = 0;
+    let mut unshown_errors = 0;
+    for i in 0..n {
+        let key_error = m.keys.is_some_and(|k| shape::text_is_error(k[i]));
+        if key_error || shape::is_error(items[i]) {
+            if errors < level.errors {
+                keep[i] = true;
+                errors += 1;
+            } else {
+                unshown_errors += 1;
+            }
+        }
+    }
+    account(trace, &keep, "error");
+    for k in keep.iter_mut().take(level.head) {
+        *k = true;
+    }
+    for k in keep.iter_mut().skip(n - level.tail.min(n)) {
+        *k = true;
+    }
+    account(trace, &keep, "head/tail");
+    // What every member holds.
+    let mut st = Stats::new(MAX_FIELDS);
+    let mut path = String::new();
+    let mut shapes: Vec<(String, usize, usize)> = Vec::new();
+    let mut keys_seen: Vec<(&str, usize)> = Vec::new();
+    let mut key_index: rustc_hash::FxHashMap<&str, usize> = Default::default();
+    let header = if m.keys.is_none() {
+        table_header(items)
+    } else {
+        None
+    };
+    let rows = header.is_none() && m.keys.is_none() && row_width(items).is_some();
+    if header.is_some() && level.holders {
+        keep[0] = true;
+    }
+    for (i, it) in items.iter().enumerate() {
+        st.unit();
+        match &header {
+            Some(names) if i > 0 => row_leaves(*it, i, Some(names), &mut st),
+            Some(_) => {}
+            None if rows => row_leaves(*it, i, None, &mut st),
+            None => leaves(*it, i, &mut path, 0, false, &mut st),
+        }
+        if let Value::Object(obj) = it.get() {
+            for (k, _) in obj.iter() {
+                let len = keys_seen.len();
+                match key_index.get(k) {
+                    Some(&at) => keys_seen[at].1 += 1,
+                    None if len < MAX_FIELDS => {
+                        key_index.insert(k, len);
+                        keys_seen.push((k, 1));
+                    }
+                    None => {}
+                }
+            }
+        }
+        if let Some(ks) = key_set(*it) {
+            let len = shapes.len();
+            match shapes.iter_mut().find(|s| s.0 == ks) {
+                Some(s) => s.1 += 1,
+                None if len <= MAX_SHAPES => shapes.push((ks, 1, i)),
+                None => {}
+            }
+        }
+    }
+    let row = |units: &[usize]| units.iter().all(|&u| lens[u] <= ROW_BYTES);
+    if level.rare {
+        // Rows by value (small elements: rows, not documents), within a
+        // budget of bytes: the holders of each rare value of a field
+        // with a default.
+        let mut room = (total / 32).clamp(1024, 8192);
+        for (_, units) in st.rare() {
+            if row(&units) {
+                admit(&mut keep, &units, &lens, &mut room);
+            }
+        }
+        account(trace, &keep, "rare value of a field with a default");
+    }
+    if level.holders {
+        for h in st.holders() {
+            keep[h] = true;
+        }
+        account(trace, &keep, "extreme or value the summary cannot state");
+        // And the holders of each field's extremes (rows, within a budget).
+        let mut room = (total / 32).clamp(1024, 8192);
+        for pair in st.extremes(1) {
+            if row(&pair) {
+                admit(&mut keep, &pair, &lens, &mut room);
+            }
+        }
+        account(trace, &keep, "least or greatest value of a field");
+        if shapes.len() > 1 && shapes.len() <= MAX_SHAPES {
+            for s in &shapes {
+                keep[s.2] = true;
+            }
+        }
+        // And of the key sets of the records in their lists, when few.
+        let mut nested: Vec<(String, String, usize)> = Vec::new();
+        let mut found = Vec::new();
+        'members: for (i, it) in items.iter().enumerate() {
+            found.clear();
+            nested_shapes(*it, &mut String::new(), 0, &mut found);
+            for (p, ks) in found.drain(..) {
+                if !nested.iter().any(|(q, ls, _)| *q == p && *ls == ks) {
+                    nested.push((p, ks, i));
+                    if nested.len() > MAX_NESTED_SHAPES {
+                        break 'members;
+                    }
+                }
+            }
+        }
+        if nested.len() <= MAX_NESTED_SHAPES {
+            let mut budget = (total / 16).clamp(2048, 32768);
+            for (_, _, i) in &nested {
+                admit(&mut keep, &[*i], &lens, &mut budget);
+            }
+        }
+        account(trace, &keep, "one of each key set");
+    }
+    if !query.is_empty() {
+        let scores = relevance::scores_of(query, n, |i| match m.keys {
+            Some(k) => format!("{} {}", k[i], doc_of(items[i])).into(),
+            None => doc_of(items[i]).into(),
+        });
+        for i in relevance::candidates(&scores, &keep)
+            .into_iter()
+            .take(QUERY_FILL)
+        {
+            keep[i] = true;
+        }
+        account(trace, &keep, "query");
+    }
+    // Identifiers of the members, when the markers name them.
+    let ids = if level.ids { identifiers(m) } else { None };
+    if let Some((_, names)) = &ids {
+        for (k, name) in keep.iter_mut().zip(names) {
+            if name.is_empty() {
+                *k = true;
+            }
+        }
+        account(trace, &keep, "identifier a marker cannot list");
+    }
+    // A run too short to pay for its marker stays.
+    for run in dropped_runs(&keep) {
+        let bytes: usize = lens[run.clone()].iter().map(|l| l + 2).sum();
+        if bytes < MARKER_COST {
+            keep[run].iter_mut().for_each(|k| *k = true);
+        }
+    }
+    account(trace, &keep, "marker would not pay");
+    let dropped_bytes: usize = (0..n).filter(|&i| !keep[i]).map(|i| lens[i]).sum();
+    let listed: usize = ids.as_ref().map_or(0, |(_, names)| {
+        (0..n)
+            .filter(|&i| !keep[i])
+            .map(|i| names[i].len() + 2)
+            .sum()
+    });
+    if level.holders
+        && ((dropped_bytes - listed.min(dropped_bytes)) as f64) < total as f64 * MIN_SAVING
+    {
+        keep.iter_mut().for_each(|k| *k = true);
+        account(trace, &keep, "cut would not pay");
+    }
+    let dropped = keep.iter().filter(|&&k| !k).count();
+    let room = level.room.unwrap_or((dropped_bytes / 4).max(1200));
+    let summary = if dropped > 0 && room > 0 {
+        let mut first = Vec::new();
+        if unshown_errors > 0 {
+            first.push(format!(
+                "{unshown_errors} error {} among those elided",
+                m.what
+            ));
+        }
+        if !keys_seen.is_empty() {
+            let list: Vec<String> = keys_seen
+                .iter()
+                .map(|&(k, c)| {
+                    if c == n {
+                        k.to_string()
+                    } else {
+                        format!("{k}×{c}")
+                    }
+                })
+                .collect();
+            first.push(format!("fields: {}", list.join(", ")));
+        }
+        let (text, shed) = st.render_after(format!("{n} total {}", m.what), &first, room);
+        if level.holders {
+            // What the summary had no room for: its holders stay.
+            let mut budget = (total / 16).clamp(2048, 65536);
+            for f in shed {
+                admit(&mut keep, &st.units_of(f), &lens, &mut budget);
+            }
+            account(trace, &keep, "value the summary had no room for");
+        }
+        text
+    } else {
+        String::new()
+    };
+    Cut { keep, summary, ids }
+}
+
+/// Keeps `units` if they still fit in `room` bytes (those already kept
+/// cost nothing).
+fn admit(keep: &mut [bool], units: &[usize], lens: &[usize], room: &mut usize) {
+    let cost: usize = units.iter().filter(|&&u| !keep[u]).map(|&u| lens[u]).sum();
+    if cost <= *room {
+        *room -= cost;
+        for &u in units {
+            keep[u] = true;
+        }
+    }
+}
+
+/// What a marker lists of the members it replaces: the map's keys, or the
+/// elements' identifier key; an identifier a marker cannot list is empty
+/// (its member stays). `None` when the collection is too long for its
+/// members to be the answer.
+fn identifiers(m: &Members<'_, '_>) -> Option<(&'static str, Vec<String>)> {
+    let n = m.items.len();
+    let (label, names): (&'static str, Vec<&str>) = match m.keys {
+        Some(keys) => ("keys", keys.to_vec()),
+        None => {
+            let k = id_key(m.items)?;
+            (
+                k,
+                m.items.iter().map(|x| id_of(*x, k).unwrap_or("")).collect(),
+            )
+        }
+    };
+    let bytes: usize = names.iter().map(|s| s.len() + 2).sum();
+    if n > ID_LIST_MAX && bytes > ID_LIST_BYTES {
+        return None;
+    }
+    Some((
+        label,
+        names
+            .into_iter()
+            .map(|s| {
+                if listable(s) {
+                    s.to_string()
+                } else {
+                    String::new()
+                }
+            })
+            .collect(),
+    ))
+}
+
+/// An identifier a marker can list as it is: short, on one line, without
+/// the list's separators, no credential.
+fn listable(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= MAX_ID
+        && !s.contains(", ")
+        && !s.contains("; ")
+        && !s.contains('×')
+        && !s.contains("caveman")
+        && s.trim() == s
+        && !s.chars().any(|c| c.is_control() || c == '\u{2026}')
+        && !holds_credential(s)
+}
+
+/// The scalar leaves of a member into `stats` (objects followed; arrays
+/// pooled as `a[].b`, rows of a table as `a[]#i`), with `unit` as the
+/// member's index.
+fn leaves<'v>(
+    v: Json<'v>,
+    unit: usize,
+    path: &mut String,
+    depth: usize,
+    pooled: bool,
+    stats: &mut Stats<'v>,
+) {
+    let add = |stats: &mut Stats<'v>, path: &str, s: Scalar<'v>| {
+        if pooled {
+            stats.add_pooled(unit, path, s)
+        } else {
+            stats.add(unit, path, s)
+        }
+    };
+    match v.get() {
+        Value::Object(m) => {
+            if depth >= MAX_LEAF_DEPTH {
+                return;
+            }
+            for (k, x) in m.iter() {
+                let keep = path.len();
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(k);
+                leaves(x, unit, path, depth + 1, pooled, stats);
+                path.truncate(keep);
+            }
+        }
+        Value::Array(items) => {
+            if depth >= MAX_LEAF_DEPTH {
+                return;
+            }
+            let keep = path.len();
+            let all: Vec<Json<'v>> = items.iter().collect();
+            if let Some(width) = row_width(&all) {
+                // Rows of a table: one field per column.
+                for row in &all {
+                    let Value::Array(cells) = row.get() else {
+                        continue;
+                    };
+                    for (c, x) in cells.iter().enumerate().take(width) {
+                        path.truncate(keep);
+                        path.push_str(&format!("[]#{c}"));
+                        if let Some(s) = scalar(x) {
+                            stats.add_pooled(unit, path, s);
+                        }
+                    }
+                }
+            } else {
+                path.push_str("[]");
+                for x in all {
+                    leaves(x, unit, path, depth + 1, true, stats);
+                }
+            }
+            path.truncate(keep);
+        }
+        _ => {
+            if let Some(s) = scalar(v) {
+                add(stats, path, s);
+            }
+        }
+    }
+}
+
+/// The key sets of the objects in the arrays inside `v`, with the path of
+/// their array (`a.b[]`), a few levels deep.
+fn nested_shapes(v: Json<'_>, path: &mut String, depth: usize, out: &mut Vec<(String, String)>) {
+    if depth >= 4 {
+        return;
+    }
+    match v.get() {
+        Value::Object(m) => {
+            for (k, x) in m.iter() {
+                if x.is_container() {
+                    let keep = path.len();
+                    path.push('.');
+                    path.push_str(k);
+                    nested_shapes(x, path, depth + 1, out);
+                    path.truncate(keep);
+                }
+            }
+        }
+        Value::Array(items) => {
+            let keep = path.len();
+            path.push_str("[]");
+            for x in items.iter() {
+                if let Some(ks) = key_set(x) {
+                    if !out.iter().any(|(p, k)| p == path && *k == ks) {
+                        out.push((path.clone(), ks));
+                    }
+                }
+                nested_shapes(x, path, depth + 1, out);
+            }
+            path.truncate(keep);
+        }
+        _ => {}
+    }
+}
+
+/// A scalar as the summary reads it (non-finite numbers are not numbers).
+fn scalar(v: Json<'_>) -> Option<Scalar<'_>> {
+    Some(match v.get() {
+        Value::Number(t) => {
+            let x = t.parse::<f64>().ok().filter(|x| x.is_finite())?;
+            Scalar::Num(t, x)
+        }
+        Value::String(s) => Scalar::Str(s),
+        Value::Bool(b) => Scalar::Bool(b),
+        Value::Null => Scalar::Null,
+        _ => return None,
+    })
+}
+
+/// A table row's cells into `stats` under the column names (`#i` when the
+/// table has none).
+fn row_leaves<'v>(v: Json<'v>, unit: usize, names: Option<&[&str]>, stats: &mut Stats<'v>) {
+    let Value::Array(cells) = v.get() else { return };
+    for (c, x) in cells.iter().enumerate() {
+        let Some(s) = scalar(x) else { continue };
+        match names {
+            Some(names) => match names.get(c) {
+                Some(name) => stats.add(unit, name, s),
+                None => continue,
+            },
+            None => stats.add(unit, &format!("#{c}"), s),
+        }
+    }
+}

@@ -1,0 +1,540 @@
+//! Lean summaries: what held across the units of a collection (every
+//! element of an array, every member of a map, every row of a table),
+//! stated once so that fewer representatives need be kept. Per field: the
+//! range of a numeric field (with its distribution when it has few
+//! values), every value of a categorical field with counts, how many
+//! units hold it; the collection's total.
+//!
+//! The grammar is the compat marker grammar (spec/invariants.md) widened:
+//! sections joined by `; `; `all k=v` for a value every unit has;
+//! `k=lo..hi` for ranges, `k=lo..hi (a×n b×m)` when few values repeat;
+//! `k: v×n w×m` for categories; `k: N distinct` when there are many
+//! values; `fields: a, b, c×n` for the keys of object units, `×n` on a key
+//! only some units hold. A path through an array is written `a[].b` (a
+//! pooled field: counts are occurrences, not units), a table column
+//! without a name `#i`.
+//!
+//! A value is stated in an enumeration only when values repeat (a
+//! category: on average each value held at least twice); a value held once
+//! is a unit's own data, which only keeping that unit can show.
+//!
+//! A field or value that cannot be written unambiguously in that grammar
+//! (a name with spaces, a value with `; ` or `×`, a long value) is not
+//! stated: the caller keeps a unit that holds it instead ([`Stats::holders`]).
+//! Nothing is stated of a field whose name looks secret, or of a value
+//! that holds a credential. Numbers are compared exactly: two literals
+//! that round to the same float (integers beyond 2^53, long decimals) are
+//! told apart by their digits.
+
+mod field;
+mod number;
+
+pub use field::{statable, Field, Mode, Scalar, Seen};
+pub use number::number;
+
+use rustc_hash::FxHashMap;
+
+/// A field with more distinct values than this is not enumerated.
+pub const MAX_ENUM: usize = 12;
+/// Values longer than this are not stated.
+pub const MAX_VALUE: usize = 64;
+/// Distinct values counted for a many-valued field, at most.
+pub(super) const MAX_DISTINCT: usize = 4096;
+/// Units remembered per value (the holders of a rare value).
+pub(super) const VALUE_UNITS: usize = 4;
+/// A numeric field with at most this many distinct values, repeating, has
+/// its distribution stated beside its range.
+pub(super) const MAX_NUMERIC_SPREAD: usize = 6;
+/// Greatest values remembered per numeric field.
+pub const TOP: usize = 3;
+/// A value is rare (its holders are kept) when at most this many units
+/// hold it and the field's most common value is held 4 times as often.
+pub const RARE: usize = 3;
+
+pub use super::secrets::is_secret_name;
+
+/// Fields of a collection of units, in order of first appearance.
+#[derive(Debug, Default)]
+pub struct Stats<'a> {
+    pub fields: Vec<Field<'a>>,
+    index: FxHashMap<String, usize>,
+    /// Units added.
+    pub units: usize,
+    /// Stop tracking new fields beyond this many.
+    cap: usize,
+}
+
+impl<'a> Stats<'a> {
+    pub fn new(max_fields: usize) -> Stats<'a> {
+        Stats {
+            cap: max_fields,
+            ..Stats::default()
+        }
+    }
+
+    /// Records that unit `unit` holds `v` under `name`.
+    pub fn add(&mut self, unit: usize, name: &str, v: Scalar<'a>) {
+        self.add_to(unit, name, v, false);
+    }
+
+    /// Records a value found inside an array of unit `unit` (a pooled
+    /// field: every occurrence counts).
+    pub fn add_pooled(&mut self, unit: usize, name: &str, v: Scalar<'a>) {
+        self.add_to(unit, name, v, true);
+    }
+
+    fn add_to(&mut self, unit: usize, name: &str, v: Scalar<'a>, pooled: bool) {
+        let i = match self.index.get(name) {
+            Some(&i) => i,
+            None => {
+                if self.fields.len() >= self.cap {
+                    return;
+                }
+                let i = self.fields.len();
+                self.fields.push(Field::new(name, i, pooled));
+                self.index.insert(name.to_string(), i);
+                i
+            }
+        };
+        self.fields[i].add(unit, v);
+    }
+
+    /// Counts one more unit.
+    pub fn unit(&mut self) {
+        self.units += 1;
+    }
+
+    /// The units that must stay so that every extreme and every category
+    /// is seen in the view: those of fields or values the summary cannot
+    /// state.
+    pub fn holders(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        for f in &self.fields {
+            let stated = f.stated();
+            if f.numeric() && !stated {
+                out.extend(f.min.map(|m| m.unit));
+                out.extend(f.max.map(|m| m.unit));
+            }
+            if f.categorical() {
+                for v in &f.values {
+                    if !stated || !statable(v.text) {
+                        out.push(v.first());
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The units holding the least and the greatest value of each numeric
+    /// field that most units hold (not pooled), fields in order of first
+    /// appearance; then (`top` > 1) the units of the next greatest values,
+    /// second greatest of every field first.
+    pub fn extremes(&self, top: usize) -> Vec<Vec<usize>> {
+        let fields: Vec<&Field<'_>> = self
+            .fields
+            .iter()
+            .filter(|f| f.numeric() && !f.pooled && 2 * f.numbers >= self.units)
+            .collect();
+        let mut out: Vec<Vec<usize>> = fields
+            .iter()
+            .filter_map(|f| Some(vec![f.min?.unit, f.max?.unit]))
+            .collect();
+        for k in 1..top.min(TOP) {
+            out.extend(fields.iter().filter_map(|f| Some(vec![f.top.get(k)?.unit])));
+        }
+        out
+    }
+
+    /// The units holding a rare value of a field with a default (one
+    /// value most units share): `(holders of the value, units)`, rarest
+    /// first, then by field order.
+    pub fn rare(&self) -> Vec<(usize, Vec<usize>)> {
+        let mut out = Vec::new();
+        for f in &self.fields {
+            let cats = f.categories();
+            if cats.len() < 2 {
+                continue;
+            }
+            let mode = cats.iter().map(|s| s.count).max().unwrap_or(0);
+            let held: usize = cats.iter().map(|s| s.count).sum();
+            if 2 * mode < held {
+                continue;
+            }
+            for s in cats {
+                if s.count <= RARE && 4 * s.count <= mode {
+                    out.push((s.count, s.units.clone()));
+                }
+            }
+        }
+        out.sort_by_key(|(c, _)| *c);
+        out
+    }
+
+    /// The summary of every unit: `N total` (with `what`), then (`keys`)
+    /// the fields with how many units hold them, constants, ranges,
+    /// categories, many-valued fields. At most `room` bytes: sections are
+    /// shed from the end, the total always stays.
+    pub fn render(&self, what: &str, keys: bool, room: usize) -> String {
+        let n = self.units;
+        let head = format!("{n} total {what}");
+        let mut sections: Vec<String> = Vec::new();
+        if keys && !self.fields.is_empty() {
+            let mut fs: Vec<&Field<'_>> = self
+                .fields
+                .iter()
+                .filter(|f| !f.name.contains('.') && !f.pooled)
+                .collect();
+            fs.sort_by_key(|f| f.order);
+            let list: Vec<String> = fs
+                .iter()
+                .map(|f| {
+                    if f.present >= n {
+                        f.name.clone()
+                    } else {
+                        format!("{}×{}", f.name, f.present)
+                    }
+                })
+                .collect();
+            if !list.is_empty() {
+                sections.push(format!("fields: {}", list.join(", ")));
+            }
+        }
+        sections.extend(self.statements(n));
+        join_within(head, &sections, room)
+    }
+
+    /// `head`, then the `first` sections, then what held for the units
+    /// (constants, ranges, categories), within `room` bytes; and the
+    /// fields whose statements did not fit (their holders must stay).
+    pub fn render_after(
+        &self,
+        head: String,
+        first: &[String],
+        room: usize,
+    ) -> (String, Vec<usize>) {
+        let stated = self.statements_of(self.units, &|_| Mode::Normal);
+        let texts: Vec<String> = first
+            .iter()
+            .cloned()
+            .chain(stated.iter().map(|(_, t)| t.clone()))
+            .collect();
+        let (text, fit) = join_counted(head, &texts, room);
+        let shed = stated
+            .iter()
+            .skip(fit.saturating_sub(first.len()))
+            .flat_map(|(fields, _)| fields.iter().copied())
+            .collect();
+        (text, shed)
+    }
+
+    /// The units holding what a field states: its least and greatest
+    /// value, or the first holder of each of its categories.
+    pub fn units_of(&self, field: usize) -> Vec<usize> {
+        let f = &self.fields[field];
+        if f.numeric() {
+            return f.min.iter().chain(f.max.iter()).map(|e| e.unit).collect();
+        }
+        f.categories().iter().map(|s| s.first()).collect()
+    }
+
+    /// What held for the units, without the total or the fields, each
+    /// field spoken of as `mode` says (a run of rows, say, whose fields
+    /// are read against the whole table's); empty when nothing fits.
+    pub fn render_shared(&self, room: usize, mode: impl Fn(&Field<'_>) -> Mode) -> String {
+        let sections: Vec<String> = self
+            .statements_of(self.units, &mode)
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect();
+        let Some((first, rest)) = sections.split_first() else {
+            return String::new();
+        };
+        if first.len() > room {
+            return String::new();
+        }
+        join_within(first.clone(), rest, room)
+    }
+
+    /// The field named `name`.
+    pub fn field(&self, name: &str) -> Option<&Field<'a>> {
+        self.index.get(name).map(|&i| &self.fields[i])
+    }
+
+    fn statements(&self, n: usize) -> Vec<String> {
+        self.statements_of(n, &|_| Mode::Normal)
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect()
+    }
+
+    fn statements_of(
+        &self,
+        n: usize,
+        mode: &dyn Fn(&Field<'_>) -> Mode,
+    ) -> Vec<(Vec<usize>, String)> {
+        let mut all = Vec::new();
+        let mut ranges = Vec::new();
+        let mut enums = Vec::new();
+        let mut many = Vec::new();
+        for (fi, f) in self.fields.iter().enumerate() {
+            let mode = mode(f);
+            if !f.stated() || mode == Mode::Skip {
+                continue;
+            }
+            let name = &f.name;
+            // `count` values are every value of the field: one per unit
+            // (one per occurrence when pooled).
+            let all_of = |count: usize| {
+                if f.pooled {
+                    count == f.present
+                } else {
+                    count == n && f.present == n
+                }
+            };
+            if mode == Mode::Constant {
+                let one = f.categories();
+                if one.len() == 1 && all_of(one[0].count) && statable(one[0].text) {
+                    all.push((fi, format!("{name}={}", one[0].text)));
+                }
+                continue;
+            }
+            if f.numeric() {
+                let (lo, hi) = (f.min.expect("numeric"), f.max.expect("numeric"));
+                if f.constant() && all_of(f.numbers) {
+                    all.push((fi, format!("{name}={}", lo.text)));
+                } else {
+                    let mut s = format!("{name}={}..{}", lo.text, hi.text);
+                    let spread = &f.numeric_values;
+                    if !f.numeric_many
+                        && spread.len() >= 2
+                        && spread.len() <= MAX_NUMERIC_SPREAD
+                        && 2 * spread.len() <= f.numbers
+                    {
+                        let mut vs: Vec<&Seen<'_>> = spread.iter().collect();
+                        vs.sort_by(|a, b| b.count.cmp(&a.count).then(a.first().cmp(&b.first())));
+                        let list: Vec<String> = vs
+                            .iter()
+                            .map(|s| format!("{}×{}", s.text, s.count))
+                            .collect();
+                        s.push_str(&format!(" ({})", list.join(" ")));
+                    }
+                    ranges.push((fi, s));
+                }
+                continue;
+            }
+            if f.enumerable() {
+                let mixed = f.numbers > 0 || f.bools() > 0;
+                if !mixed
+                    && f.values.len() == 1
+                    && all_of(f.values[0].count)
+                    && statable(f.values[0].text)
+                {
+                    all.push((fi, format!("{name}={}", f.values[0].text)));
+                } else if f.categorical() || mode == Mode::Enumerate {
+                    // The values a marker can write; a unit holding any
+                    // other stays (holders).
+                    let mut vs: Vec<&Seen<'_>> =
+                        f.values.iter().filter(|v| statable(v.text)).collect();
+                    vs.sort_by(|a, b| b.count.cmp(&a.count).then(a.first().cmp(&b.first())));
+                    let mut list: Vec<String> = vs
+                        .iter()
+                        .map(|v| format!("{}×{}", v.text, v.count))
+                        .collect();
+                    for b in f.trues.iter().chain(f.falses.iter()) {
+                        list.push(format!("{}×{}", b.text, b.count));
+                    }
+                    if f.numbers > 0 {
+                        list.push(format!("(numbers×{})", f.numbers));
+                    }
+                    if f.nulls > 0 {
+                        list.push(format!("null×{}", f.nulls));
+                    }
+                    let empty = f.present - f.strings - f.numbers - f.bools() - f.nulls;
+                    if empty > 0 {
+                        list.push(format!("(empty)×{empty}"));
+                    }
+                    if !vs.is_empty() {
+                        enums.push((fi, format!("{name}: {}", list.join(" "))));
+                    }
+                }
+                // A few values each held once are the units' own data.
+                continue;
+            }
+            if f.bools() > 0 && f.strings == 0 && f.numbers == 0 {
+                let (t, fa) = (
+                    f.trues.as_ref().map_or(0, |s| s.count),
+                    f.falses.as_ref().map_or(0, |s| s.count),
+                );
+                if all_of(t) {
+                    all.push((fi, format!("{name}=true")));
+                } else if all_of(fa) {
+                    all.push((fi, format!("{name}=false")));
+                } else {
+                    let mut parts = Vec::new();
+                    if t > 0 {
+                        parts.push(format!("true×{t}"));
+                    }
+                    if fa > 0 {
+                        parts.push(format!("false×{fa}"));
+                    }
+                    if f.nulls > 0 {
+                        parts.push(format!("null×{}", f.nulls));
+                    }
+                    enums.push((fi, format!("{name}: {}", parts.join(" "))));
+                }
+                continue;
+            }
+            if f.many && f.numbers == 0 {
+                many.push((fi, format!("{name}: {} distinct", distinct_text(f))));
+            }
+        }
+        let mut sections: Vec<(Vec<usize>, String)> = Vec::new();
+        if !all.is_empty() {
+            let (fields, texts): (Vec<usize>, Vec<String>) = all.into_iter().unzip();
+            sections.push((fields, format!("all {}", texts.join(" "))));
+        }
+        // Each range its own section: room sheds them one by one.
+        for (fi, t) in ranges.into_iter().chain(enums).chain(many) {
+            sections.push((vec![fi], t));
+        }
+        sections
+    }
+}
+
+/// `head` then each section after `; ` while the text stays within
+/// `room` bytes; a section that does not fit ends the text with `; …`.
+fn join_within(head: String, sections: &[String], room: usize) -> String {
+    join_counted(head, sections, room).0
+}
+
+/// [`join_within`], and how many sections fit.
+fn join_counted(head: String, sections: &[String], room: usize) -> (String, usize) {
+    let mut out = head;
+    for (i, s) in sections.iter().enumerate() {
+        if out.len() + 2 + s.len() > room {
+            out.push_str("; …");
+            return (out, i);
+        }
+        out.push_str("; ");
+        out.push_str(s);
+    }
+    (out, sections.len())
+}
+
+fn distinct_text(f: &Field<'_>) -> String {
+    if f.seen.len() >= MAX_DISTINCT {
+        format!("{MAX_DISTINCT}+")
+    } else {
+        f.seen.len().to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_ranges_values_and_fields() {
+        let mut s = Stats::new(64);
+        let rows = [
+            ("1", "ok", "a"),
+            ("5", "ok", "b"),
+            ("3", "fail", "c"),
+            ("2", "ok", "d"),
+        ];
+        for (i, (q, st, name)) in rows.iter().enumerate() {
+            s.unit();
+            s.add(i, "qty", Scalar::Num(q, q.parse().unwrap()));
+            s.add(i, "status", Scalar::Str(st));
+            s.add(i, "name", Scalar::Str(name));
+            if i == 0 {
+                s.add(i, "note", Scalar::Str("x"));
+            }
+        }
+        assert_eq!(
+            s.render("elements", true, 1000),
+            "4 total elements; fields: qty, status, name, note×1; qty=1..5; status: ok×3 fail×1"
+        );
+        assert!(s.holders().is_empty());
+        assert_eq!(s.extremes(2), vec![vec![0, 1], vec![2]]);
+    }
+
+    #[test]
+    fn rare_values_of_a_field_with_a_default() {
+        let mut s = Stats::new(64);
+        for i in 0..20 {
+            s.unit();
+            let (st, code) = match i {
+                7 => ("Pending", "0"),
+                13 => ("CrashLoopBackOff", "137"),
+                _ => ("Running", "0"),
+            };
+            s.add(i, "STATUS", Scalar::Str(st));
+            s.add(i, "code", Scalar::Num(code, code.parse().unwrap()));
+        }
+        let rare: Vec<Vec<usize>> = s.rare().into_iter().map(|(_, u)| u).collect();
+        assert_eq!(rare, vec![vec![7], vec![13], vec![13]]);
+        assert_eq!(
+            s.render("rows", false, 1000),
+            "20 total rows; code=0..137 (0×19 137×1); STATUS: Running×18 Pending×1 CrashLoopBackOff×1"
+        );
+    }
+
+    #[test]
+    fn unmarkable_names_keep_holders() {
+        let mut s = Stats::new(64);
+        for (i, x) in ["3", "9", "1"].iter().enumerate() {
+            s.unit();
+            s.add(i, "US Gross", Scalar::Num(x, x.parse().unwrap()));
+        }
+        assert_eq!(s.holders(), vec![1, 2]);
+        assert_eq!(s.render("rows", false, 1000), "3 total rows");
+    }
+
+    #[test]
+    fn secrets_are_never_stated() {
+        let mut s = Stats::new(64);
+        for i in 0..3 {
+            s.unit();
+            s.add(i, "password", Scalar::Str("hunter2"));
+            s.add(i, "note", Scalar::Str("AKIAIOSFODNN7EXAMPLE"));
+        }
+        let r = s.render("rows", true, 1000);
+        assert!(!r.contains("hunter2") && !r.contains("AKIA"), "{r}");
+    }
+
+    #[test]
+    fn big_integers_are_compared_exactly() {
+        let mut s = Stats::new(8);
+        for (i, x) in ["1700000000000000000", "1700000000000000001"]
+            .iter()
+            .enumerate()
+        {
+            s.unit();
+            s.add(i, "span_id", Scalar::Num(x, x.parse().unwrap()));
+        }
+        assert_eq!(
+            s.render("elements", false, 1000),
+            "2 total elements; span_id=1700000000000000000..1700000000000000001"
+        );
+    }
+
+    #[test]
+    fn pooled_fields_and_booleans() {
+        let mut s = Stats::new(8);
+        for i in 0..4 {
+            s.unit();
+            s.add(i, "ok", Scalar::Bool(i != 2));
+            for x in ["1", "2"] {
+                s.add_pooled(i, "arcs[]#0", Scalar::Num(x, x.parse().unwrap()));
+            }
+        }
+        assert_eq!(
+            s.render("elements", true, 1000),
+            "4 total elements; fields: ok; arcs[]#0=1..2 (1×4 2×4); ok: true×3 false×1"
+        );
+    }
+}

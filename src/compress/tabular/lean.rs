@@ -1,0 +1,688 @@
+//! The lean rules for tables, whatever their format (CSV, TSV, Markdown,
+//! whitespace-aligned command output such as `kubectl get`/`top`, `docker
+//! ps`, `ps aux`, `df -h`, box-drawn): rows by value, not by position.
+//!
+//! A table keeps its first rows and its last, every row that carries an
+//! error, the top and bottom row of every numeric column (units read:
+//! `Mi`/`Gi`, `%`, durations, `m` for milli-CPU), every row with a rare
+//! value of a column that has a default (`Pending` among `Running`, a
+//! non-zero restart count among zeros), one row of each pattern of empty
+//! cells when there are few, and query hits. Each dropped run becomes one
+//! marker that says what its rows share (`all STATUS=Running`,
+//! `RESTARTS=0..2`, `MEMORY(bytes)=12Mi..552Mi`); the first also says how
+//! many rows the table has.
+
+use std::borrow::Cow;
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use super::super::shared::stats::{Field, Mode, Scalar, Stats};
+use super::super::shared::{dropped_runs, relevance};
+use super::{contains, rebuild, Out, MARKER_GUARD, QUERY_FILL};
+use crate::compress::{Compressed, Decline, Input, Trace};
+use crate::detect::Parsed;
+use crate::table::quantity::{self, Family};
+use crate::table::{self, Table};
+
+/// Data rows needed before a lean table is cut: a shorter table is read
+/// whole (a CLI's options, a short pod list are the answer, not a sample).
+pub(super) const LEAN_MIN_ROWS: usize = 16;
+/// Bytes needed before a lean table is cut: a short data dictionary or
+/// option list is the answer whatever its row count.
+pub(super) const LEAN_MIN_BYTES: usize = 1024;
+/// Leading and trailing data rows a lean table keeps.
+const LEAN_HEAD: usize = 2;
+pub(super) const LEAN_TAIL: usize = 1;
+/// The greatest rows of each numeric column a command's table keeps
+/// (within a budget): `kubectl top`'s heaviest pods, not only the first.
+pub(super) const TOP_ROWS: usize = 3;
+/// Non-blank lines an aligned table may have before it (a tool's first
+/// line, a `kubectl` warning); they stay as they are.
+const MAX_PREAMBLE: usize = 3;
+/// A run of fewer rows than this has a bare marker (its summary would
+/// cost about what the rows do).
+const MIN_SUMMARISED_RUN: usize = 3;
+/// Columns summarised per table at most.
+const MAX_COLUMNS: usize = 256;
+/// Patterns of empty cells kept one row each, when there are at most this
+/// many.
+const MAX_PATTERNS: usize = 4;
+/// A marker's own summary, in bytes at least and at most.
+const MARKER_ROOM: (usize, usize) = (60, 1200);
+/// A run of this many rows or more lists the categories its rows hold.
+const LONG_RUN: usize = 8;
+
+/// A table as the lean rules read it: column names and data rows of
+/// cells, whatever its format.
+pub(crate) struct Grid<'a> {
+    pub names: Vec<&'a str>,
+    /// Cells of data row `i`.
+    pub row: Box<dyn Fn(usize) -> Vec<&'a str> + 'a>,
+    pub rows: usize,
+    /// Trailing rows kept.
+    pub tail: usize,
+    /// Greatest rows kept per numeric column (the least one always).
+    pub top: usize,
+    /// Whether a row can carry an error (a listing's file names do not:
+    /// `libgpg-error.so` is a file, not a failure).
+    pub errors: bool,
+}
+
+/// What the lean rules keep of a grid; the summary of every row (for a
+/// marker that has room for one only) and what each dropped run shares.
+pub(crate) struct LeanCut<'a> {
+    pub keep: Vec<bool>,
+    pub summary: String,
+    pub trace: Trace,
+    cells: Vec<Vec<&'a str>>,
+    names: Vec<&'a str>,
+    /// Per column: the family of a numeric column.
+    numeric: Vec<Option<Family>>,
+    /// Per column: the whole table's field reads as a category.
+    categorical: Vec<bool>,
+}
+
+impl LeanCut<'_> {
+    /// The marker of the dropped run `run`: its count, and what its rows
+    /// share; the first marker says instead what held for every row of
+    /// the table (its total, ranges, categories).
+    pub(crate) fn marker(&self, run: Range<usize>, first: bool) -> String {
+        self.marker_noted(run, first, None)
+    }
+
+    /// [`LeanCut::marker`] with a note before what the rows share (a
+    /// listing's directory and its number of entries).
+    pub(crate) fn marker_noted(
+        &self,
+        run: Range<usize>,
+        first: bool,
+        note: Option<&str>,
+    ) -> String {
+        let r = run.len();
+        let noted = |s: Option<&str>| match (note, s) {
+            (Some(n), Some(s)) => lean_marker(r, Some(&format!("{n}; {s}"))),
+            (Some(n), None) => lean_marker(r, Some(n)),
+            (None, s) => lean_marker(r, s),
+        };
+        if first {
+            return noted(Some(&self.summary));
+        }
+        if r < MIN_SUMMARISED_RUN {
+            return noted(None);
+        }
+        let bytes: usize = run
+            .clone()
+            .map(|i| self.cells[i].iter().map(|c| c.len() + 1).sum::<usize>())
+            .sum();
+        let room = (bytes / 6).clamp(MARKER_ROOM.0, MARKER_ROOM.1);
+        // A short run says what its rows share; a long one also lists the
+        // values of the table's categories it holds.
+        let long = r >= LONG_RUN;
+        let mut st = Stats::new(MAX_COLUMNS);
+        for (j, i) in run.enumerate() {
+            st.unit();
+            add_row(&mut st, j, &self.cells[i], &self.names, &self.numeric);
+        }
+        let shared = st.render_shared(room, |f: &Field<'_>| {
+            match self.names.iter().position(|n| n.trim() == f.name) {
+                Some(c) if self.numeric[c].is_some() => Mode::Normal,
+                Some(c) if self.categorical[c] && long => Mode::Enumerate,
+                Some(_) => Mode::Constant,
+                None => Mode::Skip,
+            }
+        });
+        noted((!shared.is_empty()).then_some(shared.as_str()))
+    }
+}
+
+/// Error words and the failure states of processes, pods and containers.
+static FAILURE: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(concat!(
+        r"(?i:\b(errors?|exceptions?|fail|failed|failures?|failing|fatal|panic|panicked|timeout|timed out",
+        r"|denied|refused|rejected|traceback|critical|crash(ed)?|abort(ed)?|crashloopbackoff|oomkilled",
+        r"|evicted|imagepullbackoff|errimagepull|security|warning|unhealthy|dead)\b)",
+        r"|\b[A-Z][A-Za-z0-9]*(Error|Exception|Fault)\b|\bExited \([1-9]\d*\)"
+    ))
+    .expect("failure words")
+});
+
+/// Column names that hold an HTTP status or an exit code.
+const STATUS_COLUMNS: [&str; 5] = ["status", "code", "status_code", "exit", "exit_code"];
+
+/// A (lower-case) column name that holds an HTTP status or an exit code:
+/// one of [`STATUS_COLUMNS`], or one that ends in `status` or
+/// `status_code` (`EdgeResponseStatus`, `upstream_status`).
+fn is_status_column(n: &str) -> bool {
+    let plain: String = n
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-' | '.' | ' '))
+        .collect();
+    STATUS_COLUMNS.contains(&n) || plain.ends_with("status") || plain.ends_with("statuscode")
+}
+
+/// The one error test of a lean table row: a failure word in a cell, or a
+/// status column holding an HTTP error or a non-zero exit code.
+fn row_is_error(names: &[&str], cells: &[&str]) -> bool {
+    cells.iter().any(|c| FAILURE.is_match(c))
+        || names.iter().zip(cells).any(|(n, c)| {
+            let n = n.trim().to_ascii_lowercase();
+            is_status_column(&n)
+                && c.trim()
+                    .parse::<u32>()
+                    .is_ok_and(|v| (400..600).contains(&v) || (n.starts_with("exit") && v != 0))
+        })
+}
+
+/// A row's cells into `st`: a numeric column's cells as numbers (in its
+/// family's scale), the others as text.
+fn add_row<'a>(
+    st: &mut Stats<'a>,
+    unit: usize,
+    cells: &[&'a str],
+    names: &[&'a str],
+    numeric: &[Option<Family>],
+) {
+    for (c, cell) in cells.iter().enumerate().take(names.len()) {
+        let t = cell.trim();
+        let name = names[c].trim();
+        if t.is_empty() || name.is_empty() {
+            continue;
+        }
+        match numeric[c] {
+            Some(Family::Plain) => match crate::compress::shared::stats::number(t) {
+                Some(x) => st.add(unit, name, Scalar::Num(t, x)),
+                None => st.add(unit, name, Scalar::Str(t)),
+            },
+            Some(_) => match quantity::quantity(t) {
+                Some((f, x)) => {
+                    let x = if f == Family::Milli && numeric[c] == Some(Family::Duration) {
+                        x * 60.0
+                    } else {
+                        x
+                    };
+                    st.add(unit, name, Scalar::Qty(t, x))
+                }
+                None => st.add(unit, name, Scalar::Str(t)),
+            },
+            None => st.add(unit, name, Scalar::Str(t)),
+        }
+    }
+}
+
+/// Keeps `units` if they still fit in `room` bytes (those already kept
+/// cost nothing).
+fn admit(keep: &mut [bool], units: &[usize], lens: &[usize], room: &mut usize) {
+    let cost: usize = units.iter().filter(|&&u| !keep[u]).map(|&u| lens[u]).sum();
+    if cost <= *room {
+        *room -= cost;
+        for &u in units {
+            keep[u] = true;
+        }
+    }
+}
+
+/// The lean selection (shared by CSV, TSV, Markdown and aligned tables).
+pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> LeanCut<'a> {
+    let n = g.rows;
+    let width = g.names.len();
+    let cells: Vec<Vec<&'a str>> = (0..n).map(|i| (g.row)(i)).collect();
+    let docs: Vec<String> = cells.iter().map(|r| r.join(" ")).collect();
+    let lens: Vec<usize> = docs.iter().map(|d| d.len() + 1).collect();
+    let total: usize = lens.iter().sum();
+    let mut keep = vec![false; n];
+    let mut why: Vec<&'static str> = vec![""; n];
+    let mut trace = Trace::default();
+    let mut counted = 0;
+    let mut account = |trace: &mut Trace, keep: &[bool], why: &mut [&'static str], reason| {
+        let now = keep.iter().filter(|&&k| k).count();
+        trace.add(reason, now - counted);
+        counted = now;
+        for (w, &k) in why.iter_mut().zip(keep) {
+            if k && w.is_empty() {
+                *w = reason;
+            }
+        }
+    };
+    for (i, row) in cells.iter().enumerate() {
+        if g.errors && row_is_error(&g.names, row) {
+            keep[i] = true;
+        }
+    }
+    account(&mut trace, &keep, &mut why, "error");
+    for k in keep.iter_mut().take(LEAN_HEAD) {
+        *k = true;
+    }
+    for k in keep.iter_mut().skip(n.saturating_sub(g.tail)) {
+        *k = true;
+    }
+    account(&mut trace, &keep, &mut why, "head/tail");
+    // Which columns are numbers, with or without units.
+    let numeric: Vec<Option<Family>> = (0..width)
+        .map(|c| {
+            quantity::column(cells.iter().map(|r| r.get(c).copied().unwrap_or(""))).map(|(f, _)| f)
+        })
+        .collect();
+    let mut st = Stats::new(MAX_COLUMNS);
+    for (i, row) in cells.iter().enumerate() {
+        st.unit();
+        add_row(&mut st, i, row, &g.names, &numeric);
+    }
+    for h in st.holders() {
+        keep[h] = true;
+    }
+    account(
+        &mut trace,
+        &keep,
+        &mut why,
+        "extreme or value the summary cannot state",
+    );
+    let mut room = (total / 16).clamp(2048, 32768);
+    for (_, units) in st.rare() {
+        admit(&mut keep, &units, &lens, &mut room);
+    }
+    account(
+        &mut trace,
+        &keep,
+        &mut why,
+        "rare value of a column with a default",
+    );
+    let mut room = (total / 16).clamp(1024, 32768);
+    for pair in st.extremes(g.top) {
+        admit(&mut keep, &pair, &lens, &mut room);
+    }
+    account(
+        &mut trace,
+        &keep,
+        &mut why,
+        "top or bottom of a numeric column",
+    );
+    // Rows unlike their neighbours: one of each pattern of empty cells.
+    let mut patterns: Vec<(Vec<bool>, usize)> = Vec::new();
+    for (i, row) in cells.iter().enumerate() {
+        let p: Vec<bool> = (0..width)
+            .map(|c| row.get(c).is_none_or(|x| x.trim().is_empty()))
+            .collect();
+        if !patterns.iter().any(|(q, _)| *q == p) {
+            if patterns.len() > MAX_PATTERNS {
+                break;
+            }
+            patterns.push((p, i));
+        }
+    }
+    if patterns.len() > 1 && patterns.len() <= MAX_PATTERNS {
+        for (_, i) in &patterns {
+            keep[*i] = true;
+        }
+    }
+    account(&mut trace, &keep, &mut why, "row unlike the others");
+    if !query.is_empty() {
+        let scores = relevance::scores_of(query, n, |i| docs[i].as_str().into());
+        for i in relevance::candidates(&scores, &keep)
+            .into_iter()
+            .take(QUERY_FILL)
+        {
+            keep[i] = true;
+        }
+        account(&mut trace, &keep, &mut why, "query");
+    }
+    // A single dropped row costs about what its marker costs.
+    for run in dropped_runs(&keep) {
+        if run.len() == 1 {
+            keep[run.start] = true;
+        }
+    }
+    account(&mut trace, &keep, &mut why, "marker would not pay");
+    let dropped_bytes: usize = (0..n).filter(|&i| !keep[i]).map(|i| lens[i]).sum();
+    let mut summary = st.render("rows", false, (dropped_bytes / 4).max(600));
+    if let Some(b) = budget {
+        // Rows by priority within the budget; the summary shrinks first.
+        use super::super::shared::lines::Keep;
+        let names = g.names.join(" ");
+        let overhead = |s: &str| format!("{names}\n{s}");
+        if crate::tokens::count(overhead(&summary).as_bytes()) * 2 > b {
+            summary = st.render("rows", false, 0);
+        }
+        let mut k = Keep::new(n);
+        for i in 0..n {
+            if keep[i] {
+                k.set(i, if why[i].is_empty() { "rest" } else { why[i] });
+            }
+        }
+        k.fit_text(
+            Some(b),
+            |i| docs[i].as_str(),
+            &lean_marker(999, None),
+            &overhead(&summary),
+        );
+        keep = k.flags();
+    }
+    trace.dropped = keep.iter().filter(|&&k| !k).count();
+    let categorical = (0..width)
+        .map(|c| st.field(g.names[c].trim()).is_some_and(|f| f.categorical()))
+        .collect();
+    LeanCut {
+        keep,
+        summary,
+        trace,
+        cells,
+        names: g.names.clone(),
+        numeric,
+        categorical,
+    }
+}
+
+/// The marker of a lean run: its count and what it states.
+pub(crate) fn lean_marker(r: usize, summary: Option<&str>) -> String {
+    match summary {
+        Some(s) => format!("\u{2026} {r} rows elided (caveman): {s} \u{2026}"),
+        None => format!("\u{2026} {r} rows elided (caveman) \u{2026}"),
+    }
+}
+
+/// The lean `tabular` row: CSV, TSV and Markdown tables rebuilt in their
+/// own format; whitespace-aligned and box-drawn tables as their lines.
+pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
+    const NO: Decline = Decline("not a table, too few rows, or nothing to cut");
+    if contains(input.body, MARKER_GUARD) {
+        return Err(Decline("already compressed"));
+    }
+    let parsed;
+    let t = match &input.parsed {
+        Parsed::Table(t) => Some(t),
+        _ => {
+            parsed = table::parse(input.body);
+            parsed.as_ref()
+        }
+    };
+    if let Some(t) = t {
+        return lean_dsv(input.body, t, input.query, input.budget).ok_or(NO);
+    }
+    let Ok(text) = std::str::from_utf8(input.body) else {
+        // A Latin-1 or Windows-1252 export, read in that encoding; the
+        // view is UTF-8 (the original is stored as it was).
+        let text = windows_1252(input.body);
+        if let Some(t) = table::parse_text(&text) {
+            return lean_dsv(text.as_bytes(), &t, input.query, input.budget).ok_or(NO);
+        }
+        return lean_aligned(&text, input.query, LEAN_TAIL, input.budget).ok_or(NO);
+    };
+    lean_aligned(text, input.query, LEAN_TAIL, input.budget).ok_or(NO)
+}
+
+/// Bytes read as Windows-1252 (Latin-1 where they agree): what exports
+/// that are not UTF-8 most often are. Every byte is a character, so
+/// nothing is replaced.
+fn windows_1252(bytes: &[u8]) -> String {
+    const HIGH: [char; 32] = [
+        '\u{20ac}', '\u{81}', '\u{201a}', '\u{192}', '\u{201e}', '\u{2026}', '\u{2020}',
+        '\u{2021}', '\u{2c6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8d}', '\u{17d}',
+        '\u{8f}', '\u{90}', '\u{2018}', '\u{2019}', '\u{201c}', '\u{201d}', '\u{2022}', '\u{2013}',
+        '\u{2014}', '\u{2dc}', '\u{2122}', '\u{161}', '\u{203a}', '\u{153}', '\u{9d}', '\u{17e}',
+        '\u{178}',
+    ];
+    bytes
+        .iter()
+        .map(|&b| match b {
+            0x80..=0x9f => HIGH[usize::from(b - 0x80)],
+            _ => char::from(b),
+        })
+        .collect()
+}
+
+/// A whitespace-aligned or box-drawn table cut by the lean rules: its
+/// lines as they were (borders, the header and lines around the table
+/// kept), dropped runs of rows as marker lines.
+pub(crate) fn lean_aligned(
+    text: &str,
+    query: &str,
+    tail: usize,
+    budget: Option<usize>,
+) -> Option<Compressed> {
+    use super::super::shared::lines::{join_lines, Keep, Lines};
+    if text.len() < LEAN_MIN_BYTES {
+        return None;
+    }
+    let doc = Lines::split(text);
+    if !table::aligned::may_parse(doc.iter().map(|l| l.trim_end_matches('\r'))) {
+        return None;
+    }
+    if let Some(c) = super::listing::lean_listing(text, query, budget) {
+        return Some(c);
+    }
+    let plain: Vec<&str> = doc.iter().map(|l| l.trim_end_matches('\r')).collect();
+    let mut t = after_preamble(&plain)?;
+    // A barred table whose first row stands over a border (a Markdown
+    // delimiter row) has that row for header, even with empty names.
+    if t.header.is_none()
+        && matches!(t.split, table::aligned::Split::Bars(_))
+        && t.rows.len() > 1
+        && plain[t.rows[0] + 1..t.rows[1]]
+            .iter()
+            .any(|l| table::aligned::is_border(l))
+    {
+        t.header = Some(t.rows.remove(0));
+    }
+    if t.rows.len() < LEAN_MIN_ROWS {
+        return None;
+    }
+    let names: Vec<&str> = match t.header {
+        Some(h) => t.cells(plain[h]),
+        None => Vec::new(),
+    };
+    let width = t.cells(plain[t.rows[0]]).len();
+    const LS: [&str; 9] = [
+        "mode", "links", "owner", "group", "size", "month", "day", "time", "name",
+    ];
+    const BY_POSITION: [&str; 16] = [
+        "#1", "#2", "#3", "#4", "#5", "#6", "#7", "#8", "#9", "#10", "#11", "#12", "#13", "#14",
+        "#15", "#16",
+    ];
+    // Without a header, `ls -l`'s columns have their names; any other
+    // table's are named by position (beyond the 16th, not summarised).
+    let by_name: &[&str] = if super::listing::LS_ROW.is_match(plain[t.rows[0]]) {
+        &LS
+    } else {
+        &BY_POSITION
+    };
+    let names: Vec<&str> = if names.is_empty() {
+        (0..width)
+            .map(|c| by_name.get(c).copied().unwrap_or(""))
+            .collect()
+    } else {
+        names
+    };
+    let rows = t.rows.clone();
+    let split = t.clone();
+    let plain_rows = plain.clone();
+    let g = Grid {
+        names,
+        row: Box::new(move |i| split.cells(plain_rows[rows[i]])),
+        rows: t.rows.len(),
+        tail,
+        top: TOP_ROWS,
+        errors: true,
+    };
+    let cut = lean_cut(&g, query, budget);
+    // Every line that is not a data row stays; rows follow the cut.
+    let mut keep = Keep::new(doc.len());
+    let mut row_of = vec![usize::MAX; doc.len()];
+    for (k, &line) in t.rows.iter().enumerate() {
+        row_of[line] = k;
+        if cut.keep[k] {
+            keep.set(line, "row");
+        }
+    }
+    for (i, &r) in row_of.iter().enumerate() {
+        if r == usize::MAX {
+            keep.set(i, "header, border or text around the table");
+        }
+    }
+    keep.fit_text(budget, |i| plain[i], &lean_marker(999, None), &cut.summary);
+    let flags = keep.flags();
+    let runs = dropped_runs(&flags);
+    let first_run = runs.first().map(|r| r.start);
+    let (pieces, _, mut trace) = keep.collapse(|run| {
+        // The rows of the run (only rows are ever dropped).
+        let rows = row_of[run.start]..row_of[run.end - 1] + 1;
+        let text = if rows.len() == run.len() {
+            cut.marker(rows, Some(run.start) == first_run)
+        } else {
+            lean_marker(run.len(), None)
+        };
+        Some((text, 0))
+    });
+    trace.kept = cut.trace.kept.clone();
+    Some(Compressed::traced(join_lines(&doc, &pieces), trace))
+}
+
+/// The aligned table of `plain`, after at most [`MAX_PREAMBLE`] non-blank
+/// lines that are not part of it.
+fn after_preamble(plain: &[&str]) -> Option<table::aligned::Aligned> {
+    let starts = plain
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, _)| i)
+        .skip(1)
+        .take(MAX_PREAMBLE);
+    std::iter::once(0).chain(starts).find_map(|from| {
+        let mut t = table::aligned::parse(&plain[from..])?;
+        t.header = t.header.map(|h| h + from);
+        for r in &mut t.rows {
+            *r += from;
+        }
+        Some(t)
+    })
+}
+
+/// A CSV, TSV or Markdown table cut by the lean rules.
+fn lean_dsv(input: &[u8], t: &Table<'_>, query: &str, budget: Option<usize>) -> Option<Compressed> {
+    let hr = t.header_rows();
+    let n = t.rows.len();
+    if n < hr + LEAN_MIN_ROWS || input.len() < LEAN_MIN_BYTES {
+        return None;
+    }
+    let width = t.rows.row(0).len();
+    let g = Grid {
+        // A byte-order mark is not part of the first column's name.
+        names: t
+            .rows
+            .row(0)
+            .iter()
+            .map(|n| n.trim_start_matches('\u{feff}'))
+            .collect(),
+        row: Box::new(move |i| t.rows.row(hr + i).iter().collect()),
+        rows: n - hr,
+        tail: LEAN_TAIL,
+        top: 1,
+        errors: true,
+    };
+    let cut = lean_cut(&g, query, budget);
+    let mut out: Vec<Out> = (0..hr).map(Out::Row).collect();
+    let mut first = true;
+    let mut next = 0;
+    for run in dropped_runs(&cut.keep) {
+        out.extend((next..run.start).map(|i| Out::Row(hr + i)));
+        next = run.end;
+        let m = cut.marker(run, first);
+        first = false;
+        out.push(Out::Marker(Cow::Owned(m)));
+    }
+    out.extend((next..n - hr).map(|i| Out::Row(hr + i)));
+    if first {
+        return None;
+    }
+    let bytes = rebuild(t, &out, width, input);
+    (bytes.len() < input.len()).then(|| Compressed::traced(bytes, cut.trace))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn aligned(text: &str) -> String {
+        String::from_utf8(lean_aligned(text, "", LEAN_TAIL, None).unwrap().bytes).unwrap()
+    }
+
+    #[test]
+    fn kubectl_top_keeps_the_heaviest_pods() {
+        let mut s = String::from("NAME                 CPU(cores)   MEMORY(bytes)\n");
+        for i in 0..60 {
+            let (cpu, mem) = match i {
+                11 => ("900m", "1005Mi"),
+                19 => ("1200m", "998Mi"),
+                24 => ("700m", "0.9Gi"),
+                _ => ("5m", "40Mi"),
+            };
+            s.push_str(&format!("pod-{i:02}               {cpu:<12} {mem}\n"));
+        }
+        let out = aligned(&s);
+        assert!(
+            out.contains("pod-11               900m         1005Mi"),
+            "{out}"
+        );
+        assert!(
+            out.contains("pod-19               1200m        998Mi"),
+            "{out}"
+        );
+        assert!(out.contains("60 total rows"), "{out}");
+        assert!(
+            out.contains("all CPU(cores)=5m MEMORY(bytes)=40Mi"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_barred_table_over_a_delimiter_row_has_its_header() {
+        let mut s = String::from("| | code | name |\n| - | :-: | - |\n");
+        for i in 0..60 {
+            s.push_str(&format!("| [top](#t) | c{i:02} | name number {i} |\n"));
+        }
+        let out = aligned(&s);
+        assert!(
+            out.starts_with("| | code | name |\n| - | :-: | - |\n"),
+            "{out}"
+        );
+        assert!(out.contains("60 total rows"), "{out}");
+        assert!(out.contains("code: 60 distinct"), "{out}");
+        assert!(!out.contains("mode") && !out.contains("#1"), "{out}");
+    }
+
+    #[test]
+    fn windows_1252_reads_every_byte() {
+        assert_eq!(
+            windows_1252(b"Caf\xe9 \x93q\x94 \x80"),
+            "Caf\u{e9} \u{201c}q\u{201d} \u{20ac}"
+        );
+        assert_eq!(windows_1252(b"\x81\xff").chars().count(), 2);
+    }
+
+    #[test]
+    fn a_short_table_is_read_whole() {
+        let mut s = String::from("NAME   VALUE   NOTE\n");
+        for i in 0..40 {
+            s.push_str(&format!("n{i:02}    {i:<5}   x\n"));
+        }
+        assert!(s.len() < LEAN_MIN_BYTES);
+        assert!(lean_aligned(&s, "", LEAN_TAIL, None).is_none());
+    }
+
+    #[test]
+    fn non_default_status_rows_stay() {
+        let mut s = String::from("NAME       READY   STATUS             RESTARTS   AGE\n");
+        for i in 0..40 {
+            let (ready, status, restarts) = match i {
+                9 => ("0/1", "Pending", "0"),
+                23 => ("0/1", "CrashLoopBackOff", "37"),
+                _ => ("1/1", "Running", "0"),
+            };
+            s.push_str(&format!(
+                "web-{i:02}     {ready}     {status:<18} {restarts:<10} 3d\n"
+            ));
+        }
+        let out = aligned(&s);
+        assert!(out.contains("web-09     0/1     Pending"), "{out}");
+        assert!(out.contains("web-23     0/1     CrashLoopBackOff"), "{out}");
+        assert!(out.contains("all READY=1/1 STATUS=Running"), "{out}");
+    }
+}

@@ -1,0 +1,260 @@
+//! Property tests of the lean JSON and table views' promises: the view is
+//! valid in its format; every error element (row) stays; kept members and
+//! marker counts add up to the collection; every claim a marker makes
+//! (`all k=v`, `k=lo..hi`, `k: v×n`) is true of what it speaks for; a
+//! short list's dropped members are named.
+
+use caveman_engine::testing::{compress_lean_as, parse_table};
+use caveman_engine::ContentType;
+use proptest::prelude::*;
+use serde_json::Value;
+
+/// A record of a short list: a name, a state with a default, an HTTP
+/// status, a number that may exceed 2^53, sometimes an error message.
+fn record() -> impl Strategy<Value = Value> {
+    (
+        prop::sample::select(vec!["ok", "ok", "ok", "ok", "ok", "pending", "failed"]),
+        prop::sample::select(vec![200u32, 200, 200, 200, 200, 404, 500]),
+        prop::sample::select(vec![
+            0u64,
+            7,
+            1_000,
+            9_007_199_254_740_993,
+            9_007_199_254_740_992,
+        ]),
+        0u32..1000,
+        prop::sample::select(vec!["", "", "", "cache warm", "KeyError: 'price'"]),
+    )
+        .prop_map(|(state, code, big, ms, note)| {
+            serde_json::json!({
+                "state": state,
+                "code": code,
+                "span": big,
+                "ms": ms,
+                "note": note,
+            })
+        })
+}
+
+fn records() -> impl Strategy<Value = Vec<Value>> {
+    prop::collection::vec(record(), 9..70).prop_map(|mut v| {
+        for (i, r) in v.iter_mut().enumerate() {
+            r["name"] = Value::String(format!("member-{i:02}"));
+        }
+        v
+    })
+}
+
+/// The lean view of `body` as JSON (`None`: nothing cut, or a lossless
+/// view that is not JSON).
+fn lean_json(body: &str) -> Option<Value> {
+    let out = compress_lean_as(&ContentType::Json, body.as_bytes(), "")?;
+    serde_json::from_slice(&out).ok()
+}
+
+fn is_error(r: &Value) -> bool {
+    r["state"] == "failed"
+        || r["code"].as_u64().is_some_and(|c| c >= 400)
+        || r["note"] == "KeyError: 'price'"
+}
+
+/// The text a marker claim compares: a string as it is, a number as its
+/// literal.
+fn text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Checks every claim of an invariants text against `members`.
+fn check_claims(inv: &str, members: &[&Value]) -> Result<(), TestCaseError> {
+    for section in inv.split("; ") {
+        if let Some(rest) = section.strip_prefix("all ") {
+            // `k=v` pairs; a value may hold spaces: it runs to the next `k=`.
+            let mut pairs: Vec<(String, String)> = Vec::new();
+            for word in rest.split(' ') {
+                match (word.split_once('='), pairs.last_mut()) {
+                    (Some((k, v)), _) => pairs.push((k.to_string(), v.to_string())),
+                    (None, Some((_, v))) => {
+                        v.push(' ');
+                        v.push_str(word);
+                    }
+                    (None, None) => {}
+                }
+            }
+            for (k, v) in &pairs {
+                let (k, v) = (k.as_str(), v.as_str());
+                if ["state", "code", "span", "ms", "note"].contains(&k) {
+                    for m in members {
+                        prop_assert_eq!(text(&m[k]), v, "all {}={} in {}", k, v, inv);
+                    }
+                }
+            }
+        } else if let Some((k, range)) = section.split_once('=') {
+            if !["code", "span", "ms"].contains(&k) {
+                continue;
+            }
+            let range = range.split(' ').next().unwrap();
+            let (lo, hi) = range.split_once("..").expect("a range");
+            let values: Vec<u128> = members
+                .iter()
+                .map(|m| text(&m[k]).parse().unwrap())
+                .collect();
+            prop_assert_eq!(
+                lo.parse::<u128>().unwrap(),
+                *values.iter().min().unwrap(),
+                "{}",
+                inv
+            );
+            prop_assert_eq!(
+                hi.parse::<u128>().unwrap(),
+                *values.iter().max().unwrap(),
+                "{}",
+                inv
+            );
+        } else if let Some((k, list)) = section.split_once(": ") {
+            if k != "state" {
+                continue;
+            }
+            for item in list.split(' ') {
+                let Some((v, n)) = item.rsplit_once('×') else {
+                    continue;
+                };
+                let held = members.iter().filter(|m| m[k] == v).count();
+                prop_assert_eq!(held, n.parse::<usize>().unwrap(), "{}", inv);
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn lean_json_keeps_errors_counts_and_true_claims(recs in records(), wrap in any::<bool>()) {
+        let arr = serde_json::to_string(&recs).unwrap();
+        let body = if wrap { format!("{{\"page\":1,\"items\":{arr}}}") } else { arr };
+        let Some(view) = lean_json(&body) else { return Ok(()) };
+        let arr = if wrap { &view["items"] } else { &view };
+        let items = arr.as_array().expect("the array stays an array");
+        // Kept elements and marker counts add up.
+        let mut kept = Vec::new();
+        let mut count = 0;
+        let mut invariants = Vec::new();
+        for it in items {
+            match it.get("__caveman_elided__") {
+                Some(n) => {
+                    count += n.as_u64().unwrap() as usize;
+                    if let Some(s) = it.get("__caveman_invariants__") {
+                        invariants.push(s.as_str().unwrap().to_string());
+                    }
+                }
+                None => {
+                    count += 1;
+                    kept.push(it);
+                }
+            }
+        }
+        prop_assert_eq!(count, recs.len());
+        // Every kept element is an original one; every error one is kept.
+        for k in &kept {
+            prop_assert!(recs.contains(k), "{} is not an original element", k);
+        }
+        for r in recs.iter().filter(|r| is_error(r)) {
+            prop_assert!(kept.contains(&r), "error element dropped: {}", r);
+        }
+        // A short list's dropped members are named.
+        let text_view = serde_json::to_string(&view).unwrap();
+        for r in &recs {
+            let name = r["name"].as_str().unwrap();
+            prop_assert!(text_view.contains(name), "{} unnamed", name);
+        }
+        // The first marker speaks for every element.
+        let all: Vec<&Value> = recs.iter().collect();
+        if let Some(first) = invariants.first() {
+            check_claims(first, &all)?;
+        }
+    }
+}
+
+/// A pod table as CSV: a name, a status with a default, a restart count,
+/// memory with a unit.
+fn pods() -> impl Strategy<Value = Vec<(String, u32, u32)>> {
+    prop::collection::vec(
+        (
+            prop::sample::select(vec![
+                "Running", "Running", "Running", "Running", "Pending", "Failed",
+            ]),
+            prop::sample::select(vec![0u32, 0, 0, 0, 1, 37]),
+            1u32..2000,
+        )
+            .prop_map(|(s, r, m)| (s.to_string(), r, m)),
+        16..90,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn lean_tables_account_for_every_row_and_claim_only_what_holds(rows in pods()) {
+        let mut csv = String::from("NAME,STATUS,RESTARTS,MEMORY\n");
+        for (i, (s, r, m)) in rows.iter().enumerate() {
+            csv.push_str(&format!("pod-{i:03},{s},{r},{m}Mi\n"));
+        }
+        let Some(out) = compress_lean_as(&ContentType::Tabular, csv.as_bytes(), "") else { return Ok(()) };
+        let t = parse_table(&out).expect("the view is a table");
+        prop_assert_eq!(t.rows.row(0).len(), 4);
+        let lines: Vec<&str> = csv.lines().skip(1).collect();
+        let mut at = 0;
+        let mut memory_max = None;
+        for k in 1..t.rows.len() {
+            let cells: Vec<&str> = t.rows.row(k).iter().collect();
+            prop_assert_eq!(cells.len(), 4);
+            if let Some(rest) = cells[0].strip_prefix("\u{2026} ") {
+                let n: usize = rest.split(' ').next().unwrap().parse().unwrap();
+                let run = &rows[at..at + n];
+                if let Some((_, claims)) = rest.split_once("(caveman): ") {
+                    let claims = claims.strip_suffix(" \u{2026}").unwrap_or(claims);
+                    let claims = claims.strip_suffix("; \u{2026}").unwrap_or(claims);
+                    for section in claims.split("; ") {
+                        if let Some(c) = section.strip_prefix("all ") {
+                            for pair in c.split(' ') {
+                                if let Some(("STATUS", v)) = pair.split_once('=') {
+                                    prop_assert!(run.iter().all(|r| r.0 == v), "{}", claims);
+                                }
+                            }
+                        }
+                        if let Some(range) = section.strip_prefix("MEMORY=") {
+                            let range = range.split(' ').next().unwrap();
+                            let (lo, hi) = range.split_once("..").unwrap();
+                            let scope: Vec<u32> = if claims.contains("total rows") {
+                                rows.iter().map(|r| r.2).collect()
+                            } else {
+                                run.iter().map(|r| r.2).collect()
+                            };
+                            prop_assert_eq!(lo, format!("{}Mi", scope.iter().min().unwrap()));
+                            prop_assert_eq!(hi, format!("{}Mi", scope.iter().max().unwrap()));
+                        }
+                    }
+                }
+                at += n;
+            } else {
+                prop_assert_eq!(cells.join(","), lines[at]);
+                let m = rows[at].2;
+                memory_max = memory_max.max(Some(m));
+                at += 1;
+            }
+        }
+        prop_assert_eq!(at, rows.len());
+        // Failed pods and the heaviest pod stay.
+        let failed: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].0 == "Failed").collect();
+        let view = String::from_utf8(out).unwrap();
+        for i in failed {
+            prop_assert!(view.contains(lines[i]), "{} dropped", lines[i]);
+        }
+        prop_assert_eq!(memory_max, rows.iter().map(|r| r.2).max());
+    }
+}
