@@ -9,6 +9,7 @@ mod annotations;
 mod code;
 mod config;
 mod diff;
+mod doc;
 mod html;
 pub mod json;
 mod log;

@@ -184,7 +184,7 @@ pub(crate) fn compress(text: &str) -> Result<Compressed, Decline> {
 /// One line cleaned (terminal.md §3 step 2): its final CR set aside, the
 /// last non-empty carriage-return frame kept, escape sequences deleted,
 /// the CR put back.
-fn clean(line: &str) -> Cow<'_, str> {
+pub(crate) fn clean(line: &str) -> Cow<'_, str> {
     let (body, cr) = match line.strip_suffix('\r') {
         Some(b) => (b, true),
         None => (line, false),

@@ -124,6 +124,9 @@ pub(super) struct Dom {
     /// Elements with a `class` or `id` attribute, and their hint (kept
     /// aside: most elements have neither).
     pub hints: rustc_hash::FxHashMap<Id, Box<str>>,
+    /// Elements with a `role` attribute, and its value (the lean view
+    /// reads landmarks: navigation, complementary, contentinfo).
+    pub roles: rustc_hash::FxHashMap<Id, Box<str>>,
 }
 
 /// The first child of `n`, or `None`.
@@ -139,6 +142,11 @@ impl Dom {
     /// The class/id hint of element `id`, if it has one.
     pub fn hint(&self, id: Id) -> Option<&str> {
         self.hints.get(&id).map(|h| &**h)
+    }
+
+    /// The `role` attribute of element `id`, if it has one.
+    pub fn role(&self, id: Id) -> Option<&str> {
+        self.roles.get(&id).map(|h| &**h)
     }
 
     pub fn children(&self, id: Id) -> impl Iterator<Item = Id> + '_ {
@@ -189,6 +197,7 @@ pub(super) fn parse(text: &str) -> Dom {
     let sink = Sink {
         nodes: RefCell::new(nodes),
         hints: RefCell::new(Default::default()),
+        roles: RefCell::new(Default::default()),
         quirks: Cell::new(QuirksMode::NoQuirks),
     };
     html5ever::parse_document(sink, Default::default()).one(StrTendril::from_slice(text))
@@ -198,6 +207,7 @@ pub(super) fn parse(text: &str) -> Dom {
 struct Sink {
     nodes: RefCell<Vec<Node>>,
     hints: RefCell<rustc_hash::FxHashMap<Id, Box<str>>>,
+    roles: RefCell<rustc_hash::FxHashMap<Id, Box<str>>>,
     quirks: Cell<QuirksMode>,
 }
 
@@ -284,6 +294,7 @@ impl TreeSink for Sink {
         Dom {
             nodes: self.nodes.into_inner(),
             hints: self.hints.into_inner(),
+            roles: self.roles.into_inner(),
         }
     }
 
@@ -311,6 +322,12 @@ impl TreeSink for Sink {
         });
         if let Some(h) = hint_of(&attrs, String::new()) {
             self.hints.borrow_mut().insert(id, h);
+        }
+        if let Some(r) = attrs
+            .iter()
+            .find(|a| a.name.ns.is_empty() && &*a.name.local == "role")
+        {
+            self.roles.borrow_mut().insert(id, (&*r.value).into());
         }
         id
     }

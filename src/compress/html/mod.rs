@@ -9,6 +9,7 @@
 //! in one pass, so 10,000 nested paragraphs cost linear time.
 
 mod dom;
+mod lean;
 
 use std::sync::LazyLock;
 
@@ -81,7 +82,7 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         // The rendered page is Markdown-like text: headings marked, code
         // fenced; the lean text rules cut it further.
         if let Ok(text) = std::str::from_utf8(&out) {
-            if let Ok(c) = super::text::lean(text, input.query, input.budget) {
+            if let Ok(c) = super::doc::lean(text, input.query, input.budget) {
                 return Ok(c);
             }
         }
@@ -274,18 +275,26 @@ fn extract(body: &[u8], lean: bool) -> Result<Vec<u8>, Decline> {
     }
     let mut dom = dom::parse(&text);
     clock.mark("parse");
-    remove_noise(&mut dom);
+    if lean {
+        lean::remove_noise(&mut dom);
+    } else {
+        remove_noise(&mut dom);
+    }
     let body_el = preorder(&dom, 0)
         .find(|&n| dom.node(n).tag() == Some("body"))
         .ok_or(Decline("no body element"))?;
     let m = measure(&dom);
     clock.mark("measure");
-    let winner = winner(&dom, &m, body_el).ok_or(Decline("no container scored"))?;
-    let total = m.text_len(winner);
-    if total == 0 || 2 * m.anchor[winner as usize] as u64 >= total as u64 {
-        return Err(Decline("the best container is empty or mostly links"));
-    }
-    let out = render(&dom, winner, lean);
+    let out = if lean {
+        lean::render(&dom, lean::root(&dom, &m, body_el))
+    } else {
+        let winner = winner(&dom, &m, body_el).ok_or(Decline("no container scored"))?;
+        let total = m.text_len(winner);
+        if total == 0 || 2 * m.anchor[winner as usize] as u64 >= total as u64 {
+            return Err(Decline("the best container is empty or mostly links"));
+        }
+        render(&dom, winner)
+    };
     clock.mark("render");
     drop(dom);
     if out.len() < MIN_OUTPUT {
@@ -537,7 +546,7 @@ fn text_content(dom: &Dom, root: Id) -> String {
 /// The winner as plain text (html.md §5), written through a [`Cleaner`]
 /// as it is walked: the spec's intermediate buffer (as large as the text)
 /// is never built.
-fn render(dom: &Dom, root: Id, lean: bool) -> String {
+fn render(dom: &Dom, root: Id) -> String {
     let mut out = Cleaner::default();
     // An explicit stack of (node, entered): elements write their break on
     // the way in and again on the way out.
@@ -545,43 +554,17 @@ fn render(dom: &Dom, root: Id, lean: bool) -> String {
     while let Some((id, entered)) = stack.pop() {
         let node = dom.node(id);
         match &node.data {
-            // HTML text wraps anywhere: under lean a line break in the
-            // source is a space (paragraphs and headings stay one line).
-            Data::Text(t) if lean => out.push_str(&t.replace(['\n', '\r'], " ")),
             Data::Text(t) => out.push_str(t),
             Data::Element { local, .. } => {
                 let tag: &str = local;
                 if tag == "pre" {
                     let text = text_content(dom, id);
                     out.push_char('\n');
-                    if lean {
-                        out.push_verbatim("```");
-                        out.push_char('\n');
-                    }
                     out.push_verbatim(text.trim_matches('\n'));
                     out.push_char('\n');
-                    if lean {
-                        out.push_verbatim("```");
-                        out.push_char('\n');
-                    }
                     continue;
                 }
                 out.push_char(if BLOCKS.contains(&tag) { '\n' } else { ' ' });
-                if lean && !entered {
-                    if let Some(level) = heading_level(tag) {
-                        // A heading is a paragraph of its own, marked.
-                        out.push_char('\n');
-                        out.push_char('\n');
-                        out.push_str(&"#".repeat(level));
-                        out.push_char(' ');
-                    } else if tag == "li" {
-                        out.push_str("- ");
-                    }
-                }
-                if lean && entered && heading_level(tag).is_some() {
-                    out.push_char('\n');
-                    out.push_char('\n');
-                }
                 if !entered {
                     stack.push((id, true));
                     let mut c = node.last_child;
@@ -615,6 +598,9 @@ struct Cleaner {
     /// Whitespace after the current line's last visible character: written
     /// (squeezed) if more text follows on this line, dropped at its end.
     held: String,
+    /// Written before the next line's first visible character (lean: a
+    /// list item's `- `, a table row's `| `).
+    prefix: Option<&'static str>,
 }
 
 impl Cleaner {
@@ -669,6 +655,9 @@ impl Cleaner {
             self.started = true;
             self.in_line = true;
             self.breaks = 0;
+            if let Some(p) = self.prefix.take() {
+                self.out.push_str(p);
+            }
         }
     }
 }

@@ -84,3 +84,18 @@ fn invalid_bytes_come_back_as_they_were() {
     let out = compress(&page).unwrap();
     assert!(out.windows(4).any(|w| w == b"caf\xe9"));
 }
+
+#[test]
+fn lean_code_blocks_keep_the_lines_a_highlighter_wrote_with_br() {
+    let page = format!(
+        "<html><body><main><h1>Title</h1><p>{}</p><pre><code><span>// add.c</span><br><span>#include &lt;x.h&gt;</span><br>int add(int x, int y) {{<br>  return x + y;<br>}}</code></pre></main></body></html>",
+        "Some words of prose here. ".repeat(40)
+    );
+    let out = String::from_utf8(extract(page.as_bytes(), true).unwrap()).unwrap();
+    assert!(
+        out.contains(
+            "```\n// add.c\n#include <x.h>\nint add(int x, int y) {\n  return x + y;\n}\n```"
+        ),
+        "{out}"
+    );
+}

@@ -1,0 +1,312 @@
+//! The lean HTML view: the page without its chrome (navigation, sidebars,
+//! footers, landmark roles, heading anchors), the main container when it
+//! holds the page's text (else the whole body: a page no container wins,
+//! a list of links, a search result page), rendered as Markdown-like text
+//! the lean document rules read: headings marked, lists and definition
+//! lists item by item (a `<dt>` signature is a line of its own, its `<dd>`
+//! a paragraph), data tables as pipe rows, code fenced.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use rustc_hash::FxHashSet;
+
+use super::dom::{link, Data, Dom, Id};
+use super::{heading_level, preorder, text_content, trim_in_place, Cleaner, Measures, BLOCKS};
+
+/// Elements that hold the site around the page, not the page.
+const CHROME_TAGS: [&str; 3] = ["nav", "aside", "footer"];
+/// Landmark roles of the same.
+const CHROME_ROLES: [&str; 5] = [
+    "navigation",
+    "complementary",
+    "contentinfo",
+    "search",
+    "banner",
+];
+/// Class or id words of the same.
+static CHROME_HINT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(^|[\s_-])(nav|navbar|navigation|sidebar|breadcrumbs?|menu|footer|toc|related|share|social|cookies?|headerlink|skip|toolbar|pager|pagination)([\s_-]|$)",
+    )
+    .expect("chrome hint pattern")
+});
+/// More elements that start a line in the lean rendering.
+const LEAN_BLOCKS: [&str; 12] = [
+    "dl",
+    "figure",
+    "figcaption",
+    "header",
+    "main",
+    "details",
+    "summary",
+    "caption",
+    "address",
+    "center",
+    "dt",
+    "dd",
+];
+/// Block elements that make a table a layout rather than data.
+const LAYOUT: [&str; 14] = [
+    "table",
+    "p",
+    "div",
+    "ul",
+    "ol",
+    "dl",
+    "pre",
+    "blockquote",
+    "section",
+    "article",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+];
+/// The main container must hold this share (tenths) of the body's text;
+/// else the whole body is rendered.
+const MAIN_SHARE: u64 = 4;
+
+/// Elements removed with their subtree: scripts, styles, images drawn in
+/// SVG, frames, templates and form controls (a form's other content, such
+/// as the results of a search page, stays).
+const REMOVED: [&str; 10] = [
+    "script", "style", "noscript", "svg", "iframe", "button", "input", "template", "select",
+    "textarea",
+];
+/// Inline elements: no space of their own (their text carries it).
+const INLINE: [&str; 24] = [
+    "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "i", "ins", "kbd",
+    "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "var",
+];
+/// Preformatted text that is most of the page is the document itself (an
+/// RFC, a plain-text page), not an example: at least this share (tenths).
+const PRE_DOCUMENT: usize = 5;
+
+/// Removes [`REMOVED`] elements and the page's chrome: `nav`, `aside`,
+/// `footer`, landmark roles, class or id words of navigation, and a
+/// `header` without a heading, unless the element holds the page's main
+/// content or its title.
+pub(super) fn remove_noise(dom: &mut Dom) {
+    let doomed: Vec<Id> = preorder(dom, 0)
+        .filter(|&n| dom.node(n).tag().is_some_and(|t| REMOVED.contains(&t)) || chrome(dom, n))
+        .collect();
+    for n in doomed {
+        dom.detach(n);
+    }
+}
+
+fn chrome(dom: &Dom, n: Id) -> bool {
+    let Some(tag) = dom.node(n).tag() else {
+        return false;
+    };
+    if matches!(tag, "html" | "body" | "main" | "article" | "head") {
+        return false;
+    }
+    let holds = |tags: &[&str]| {
+        preorder(dom, n)
+            .skip(1)
+            .any(|k| dom.node(k).tag().is_some_and(|t| tags.contains(&t)))
+    };
+    let looks = CHROME_TAGS.contains(&tag)
+        || dom.role(n).is_some_and(|r| CHROME_ROLES.contains(&r))
+        || dom.hint(n).is_some_and(|h| CHROME_HINT.is_match(h));
+    if looks {
+        return !holds(&["main", "article", "h1"]);
+    }
+    tag == "header" && !holds(&["h1", "h2", "main", "article"])
+}
+
+/// What to render: the winning container when it holds enough of the
+/// body's text and is not mostly links, else the body.
+pub(super) fn root(dom: &Dom, m: &Measures, body: Id) -> Id {
+    let total = m.text_len(body) as u64;
+    match super::winner(dom, m, body) {
+        Some(w) => {
+            let t = m.text_len(w) as u64;
+            let linked = 2 * m.anchor[w as usize] as u64 >= t;
+            if t * 10 >= total * MAIN_SHARE && !linked {
+                w
+            } else {
+                body
+            }
+        }
+        None => body,
+    }
+}
+
+/// Tables under `root` whose cells hold only inline content: rendered as
+/// pipe rows (a layout table renders as blocks).
+fn data_tables(dom: &Dom, root: Id) -> FxHashSet<Id> {
+    preorder(dom, root)
+        .filter(|&t| dom.node(t).tag() == Some("table"))
+        .filter(|&t| {
+            !preorder(dom, t)
+                .skip(1)
+                .any(|k| dom.node(k).tag().is_some_and(|x| LAYOUT.contains(&x)))
+        })
+        .collect()
+}
+
+/// A data table being rendered.
+#[derive(Default)]
+struct Table {
+    rows: usize,
+    cells: usize,
+    headers: usize,
+}
+
+/// A `pre` element's text, its `<br>` elements line breaks (syntax
+/// highlighters write a code block's lines that way).
+fn pre_text(dom: &Dom, pre: Id) -> String {
+    let mut s = String::new();
+    for id in preorder(dom, pre) {
+        match &dom.node(id).data {
+            Data::Text(t) => s.push_str(t),
+            _ if dom.node(id).tag() == Some("br") => s.push('\n'),
+            _ => {}
+        }
+    }
+    s
+}
+
+/// The subtree of `root` as Markdown-like text.
+pub(super) fn render(dom: &Dom, root: Id) -> String {
+    let data = data_tables(dom, root);
+    let pre: usize = preorder(dom, root)
+        .filter(|&k| dom.node(k).tag() == Some("pre"))
+        .map(|k| text_content(dom, k).len())
+        .sum();
+    let pre_document = pre * 10 >= text_content(dom, root).len() * PRE_DOCUMENT;
+    let mut out = Cleaner::default();
+    let mut stack: Vec<(Id, bool)> = vec![(root, false)];
+    let mut tables: Vec<Table> = Vec::new();
+    // Open cells of data tables: line breaks inside them are spaces.
+    let mut in_cell = 0usize;
+    while let Some((id, entered)) = stack.pop() {
+        let node = dom.node(id);
+        let tag: &str = match &node.data {
+            Data::Text(t) => {
+                out.push_str(&t.replace(['\n', '\r'], " "));
+                continue;
+            }
+            Data::Element { local, .. } => local,
+            _ => continue,
+        };
+        let brk = |out: &mut Cleaner, n: usize| {
+            for _ in 0..n {
+                out.push_char(if in_cell > 0 { ' ' } else { '\n' });
+            }
+        };
+        if tag == "pre" {
+            let text = pre_text(dom, id);
+            if in_cell > 0 {
+                out.push_str(&text.replace(['\n', '\r'], " "));
+            } else if pre_document {
+                out.prefix = None;
+                out.push_char('\n');
+                out.push_verbatim(text.trim_matches('\n'));
+                out.push_char('\n');
+            } else {
+                out.prefix = None;
+                out.push_char('\n');
+                out.push_verbatim("```");
+                out.push_char('\n');
+                out.push_verbatim(text.trim_matches('\n'));
+                out.push_char('\n');
+                out.push_verbatim("```");
+                out.push_char('\n');
+            }
+            continue;
+        }
+        let in_data = |t: Id| {
+            let mut p = link(dom.node(t).parent);
+            while let Some(k) = p {
+                if dom.node(k).tag() == Some("table") {
+                    return data.contains(&k);
+                }
+                p = link(dom.node(k).parent);
+            }
+            false
+        };
+        match (tag, entered) {
+            _ if heading_level(tag).is_some() => {
+                brk(&mut out, 2);
+                if !entered {
+                    out.push_str(&"#".repeat(heading_level(tag).unwrap_or(1)));
+                    out.push_char(' ');
+                }
+            }
+            ("dt" | "dd", _) => brk(&mut out, 2),
+            ("li", false) => {
+                brk(&mut out, 1);
+                out.prefix = Some("- ");
+            }
+            ("li", true) => {
+                brk(&mut out, 1);
+                out.prefix = None;
+            }
+            ("table", _) if data.contains(&id) => {
+                brk(&mut out, 2);
+                if entered {
+                    tables.pop();
+                } else {
+                    tables.push(Table::default());
+                }
+            }
+            ("tr", false) if in_data(id) => {
+                brk(&mut out, 1);
+                if let Some(t) = tables.last_mut() {
+                    t.cells = 0;
+                    t.headers = 0;
+                }
+                out.prefix = Some("| ");
+            }
+            ("tr", true) if in_data(id) => {
+                if let Some(t) = tables.last_mut() {
+                    if t.cells > 0 {
+                        out.push_str(" |");
+                    }
+                    if t.rows == 0 && t.headers > 0 {
+                        out.push_char('\n');
+                        out.push_str(&format!("|{}", " --- |".repeat(t.cells)));
+                    }
+                    t.rows += 1;
+                }
+                out.prefix = None;
+                brk(&mut out, 1);
+            }
+            ("td" | "th", _) if in_data(id) => {
+                if entered {
+                    in_cell = in_cell.saturating_sub(1);
+                } else {
+                    if let Some(t) = tables.last_mut() {
+                        if t.cells > 0 {
+                            out.push_str(" | ");
+                        }
+                        t.cells += 1;
+                        t.headers += usize::from(tag == "th");
+                    }
+                    in_cell += 1;
+                }
+            }
+            _ if BLOCKS.contains(&tag)
+                || LEAN_BLOCKS.contains(&tag)
+                || matches!(tag, "td" | "th") =>
+            {
+                brk(&mut out, 1)
+            }
+            _ if INLINE.contains(&tag) => {}
+            _ => out.push_char(' '),
+        }
+        if !entered {
+            stack.push((id, true));
+            let mut c = node.last_child;
+            while let Some(k) = link(c) {
+                stack.push((k, false));
+                c = dom.node(k).prev;
+            }
+        }
+    }
+    trim_in_place(out.out)
+}
