@@ -8,6 +8,8 @@
 mod deflate;
 mod filter;
 mod huffman;
+#[cfg(test)]
+mod oracle;
 
 use deflate::Deflater;
 
