@@ -58,15 +58,39 @@ const COUNT_ONE: Entry = 1 << 32;
 /// Positions index the link rings modulo [`MAX_DIST`].
 const RING: usize = MAX_DIST - 1;
 
-/// The string length of the second chain: a candidate that can beat a
-/// match of `LONG − 1` bytes shares the cursor's first `LONG`.
+/// The string lengths of the two extra chains: a candidate that can beat
+/// a match of `L − 1` bytes shares the cursor's first `L`.
 const LONG: usize = 16;
-/// Bits of the second chain's hash.
+const MID: usize = 8;
+/// Bits of the extra chains' hashes.
 const LONG_BITS: u32 = 16;
-/// Steps along the long chain before the search gives up on it and walks
+/// Steps along an extra chain before the search gives up on it and walks
 /// the rest of the cursor's 4-byte chain one by one (only hash
-/// collisions make the long chain run long).
+/// collisions make an extra chain run long).
 const LONG_STEPS: u32 = 256;
+
+/// An extra chain: the newest position per bucket and the previous
+/// position per position (stored like [`Entry`] positions).
+struct Chain {
+    head: Box<[u32; 1 << LONG_BITS]>,
+    links: Box<[u32; MAX_DIST]>,
+}
+
+impl Chain {
+    fn new() -> Chain {
+        Chain {
+            head: boxed(),
+            links: boxed(),
+        }
+    }
+
+    /// Makes `pos` (stored as `s`) the newest of bucket `h`.
+    #[inline(always)]
+    fn insert(&mut self, h: usize, pos: usize, s: u32) {
+        self.links[pos & RING] = self.head[h];
+        self.head[h] = s;
+    }
+}
 
 /// A streaming deflate compressor; each [`Deflater::write`] is one of
 /// Go's `Write` calls, which matters for where the window refills.
@@ -89,11 +113,11 @@ pub(super) struct Deflater {
     /// The link of `p − MAX_DIST`, which inserting `p` overwrote: that
     /// position can still be a candidate.
     evicted: Entry,
-    /// The long chains: newest position per bucket, previous position per
-    /// position (stored like [`Entry`] positions), and how far they are
-    /// filled in (positions are added only when a search needs them).
-    long_head: Box<[u32; 1 << LONG_BITS]>,
-    long_links: Box<[u32; MAX_DIST]>,
+    /// The chains of [`LONG`]-byte and [`MID`]-byte strings, and how far
+    /// they are filled in (positions are added only when a search needs
+    /// them).
+    long: Chain,
+    mid: Chain,
     long_inserted: usize,
     /// [`LONG_STEPS`], smaller in tests that exercise the way back.
     long_steps: u32,
@@ -172,6 +196,12 @@ fn hash_long((a, b): (u64, u64)) -> usize {
     (h >> (64 - LONG_BITS)) as usize
 }
 
+/// The mid-chain bucket of a string whose first [`MID`] bytes are `a`.
+#[inline(always)]
+fn hash_mid(a: u64) -> usize {
+    (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - LONG_BITS)) as usize
+}
+
 /// One search's best match so far, and the rule that improves it (spec
 /// §7.4 *Search*).
 struct Best {
@@ -232,8 +262,8 @@ impl Deflater {
             links: boxed(),
             inserted: 0,
             evicted: 0,
-            long_head: boxed(),
-            long_links: boxed(),
+            long: Chain::new(),
+            mid: Chain::new(),
             long_inserted: 0,
             long_steps: LONG_STEPS,
             hash_base: 0,
@@ -305,9 +335,8 @@ impl Deflater {
                 let old = self.head[h];
                 self.links[pos & RING] = old;
                 self.head[h] = (old & !POS).wrapping_add(COUNT_ONE) | s as Entry;
-                let h = hash_long(key);
-                self.long_links[pos & RING] = self.long_head[h];
-                self.long_head[h] = s;
+                self.long.insert(hash_long(key), pos, s);
+                self.mid.insert(hash_mid(key.0), pos, s);
                 s += 1;
             }
             self.inserted = self.inserted.max(both);
@@ -337,8 +366,10 @@ impl Deflater {
         self.links.iter_mut().for_each(rebase);
         rebase(&mut self.evicted);
         let delta = delta as u32;
-        for v in self.long_head.iter_mut().chain(self.long_links.iter_mut()) {
-            *v = v.saturating_sub(delta);
+        for c in [&mut self.long, &mut self.mid] {
+            for v in c.head.iter_mut().chain(c.links.iter_mut()) {
+                *v = v.saturating_sub(delta);
+            }
         }
         self.hash_base = self.base;
     }
@@ -428,7 +459,8 @@ impl Deflater {
     /// at `nice`). If some candidate shares the cursor's first [`LONG`]
     /// bytes, every newer one is shorter, so the result is the walk's
     /// result over just the candidates on the cursor's long chain
-    /// ([`Deflater::walk_long`]). Otherwise the plain walk finds it.
+    /// ([`Deflater::walk_chain`]); failing that, the same holds for
+    /// [`MID`] bytes and the mid chain. Otherwise the plain walk finds it.
     fn find_match(&self, chain_head: Entry, look: usize) -> Option<(usize, usize)> {
         let p = self.p;
         let look = look.min(MAX_MATCH);
@@ -447,45 +479,61 @@ impl Deflater {
             s_base: self.stored(self.base),
             rank: (chain_head >> 32) as u32,
         };
-        if look < LONG || !self.walk_long(&mut best, at) {
+        if look < LONG
+            || !(self.walk_chain::<LONG>(&self.long, &mut best, at)
+                || self.walk_chain::<MID>(&self.mid, &mut best, at))
+        {
             self.walk(&mut best, at, chain_head & POS);
         }
         (best.len > MIN_MATCH - 1).then_some((best.len, best.dist))
     }
 
-    /// The walk over the candidates that share the cursor's first
-    /// [`LONG`] bytes, newest first, as listed by the long chain (whose
-    /// other entries are hash collisions). A position there is one of the
+    /// The walk over the candidates that share the cursor's first `L`
+    /// bytes, newest first, as listed by `chain` (whose other entries are
+    /// hash collisions). A position there is one of the
     /// walk's candidates when its rank in the cursor's 4-byte bucket is
     /// within 128 of the cursor's; the first one ranked beyond that ends
     /// the walk, as the limit would have. True when that settled the
     /// search (a candidate was found); false when no candidate shares
-    /// [`LONG`] bytes (`best` untouched) or the chain ran long with
-    /// collisions (`best` reset), and the plain walk must decide.
-    fn walk_long(&self, best: &mut Best, at: Cursor) -> bool {
+    /// `L` bytes (`best` untouched) or the chain ran long with collisions
+    /// (`best` reset), and a shorter chain or the plain walk must decide.
+    /// The candidate `MAX_DIST` back is the last: its link is the
+    /// cursor's own now.
+    fn walk_chain<const L: usize>(&self, chain: &Chain, best: &mut Best, at: Cursor) -> bool {
         let win = &*self.win;
         let key = sixteen(win, at.pw);
-        // The cursor is in the long chain already: start after it.
-        let mut v = self.long_links[self.p & RING] as Entry;
+        let same = |k: (u64, u64)| {
+            if L == LONG {
+                k == key
+            } else {
+                k.0 == key.0
+            }
+        };
+        // The cursor is in the chain already: start after it.
+        let mut v = chain.links[self.p & RING] as Entry;
         for _ in 0..self.long_steps {
             if v < at.s_lo {
-                return best.len >= LONG;
+                return best.len >= L;
             }
             let cw = (v - at.s_base) as usize;
-            if sixteen(win, cw) == key {
-                let link = if at.s_p - v == MAX_DIST as Entry {
+            let farthest = at.s_p - v == MAX_DIST as Entry;
+            if same(sixteen(win, cw)) {
+                let link = if farthest {
                     self.evicted
                 } else {
                     self.links[(v - 1) as usize & RING]
                 };
                 if at.rank.wrapping_sub((link >> 32) as u32) > CHAIN {
-                    return best.len >= LONG;
+                    return best.len >= L;
                 }
                 if best.offer(win, cw, at.pw, (at.s_p - v) as usize) {
                     return true;
                 }
             }
-            v = self.long_links[(v - 1) as usize & RING] as Entry;
+            if farthest {
+                return best.len >= L;
+            }
+            v = chain.links[(v - 1) as usize & RING] as Entry;
         }
         best.len = MIN_MATCH - 1;
         best.dist = 0;
@@ -681,7 +729,11 @@ mod tests {
         // nearer copies share its first 15 bytes only: whether that far
         // one counts depends on how many copies lie between (more than
         // 128: the walk stops before it).
-        for copies in [50, 127, 128, 200] {
+        // (Sharing 7 bytes instead puts the far one on the mid chain.)
+        for (copies, shared) in [50, 127, 128, 200]
+            .into_iter()
+            .flat_map(|c| [(c, 15), (c, 7)])
+        {
             let mut rng = Rng(13 + copies as u64);
             let mut data: Vec<u8> = (0..MAX_DIST + 1000).map(|_| rng.next() as u8).collect();
             let s: Vec<u8> = (0..64).map(|_| rng.next() as u8).collect();
@@ -689,8 +741,8 @@ mod tests {
             data[x..x + 64].copy_from_slice(&s);
             for i in 0..copies {
                 let at = 1000 + i * 24;
-                data[at..at + 15].copy_from_slice(&s[..15]);
-                data[at + 15] = !s[15];
+                data[at..at + shared].copy_from_slice(&s[..shared]);
+                data[at + shared] = !s[shared];
             }
             data[x + MAX_DIST..x + MAX_DIST + 64].copy_from_slice(&s);
             check(&data, 7000);
