@@ -4,7 +4,18 @@
 //! candidates, lazy matching up to length 16, blocks of 16384 tokens, and
 //! an empty final stored block. Written from the spec's description of
 //! the behaviour; byte identity with the reference is what the PNG
-//! conformance cases check.
+//! conformance cases check, and [`super::oracle`] (the plain chain walk,
+//! test-only) is what the differential tests compare it with.
+//!
+//! The search is the same function of the data as the plain walk, found
+//! with less work (see [`Deflater::find_match`]): once a match of
+//! [`LONG`] − 1 bytes is known, only candidates that share the cursor's
+//! first [`LONG`] bytes can beat it, and a second hash chain over
+//! [`LONG`]-byte strings lists just those. Each 4-byte chain entry carries
+//! its rank in its bucket, which says whether the 128-candidate limit
+//! reaches it. Positions are inserted into the chains in bulk just before
+//! a search needs them, which gives the same chains as inserting each one
+//! when the cursor passes it.
 
 use super::huffman::{write_block, BitWriter, Token};
 
@@ -25,7 +36,7 @@ const SLIDE_AT: usize = WINDOW - MIN_LOOKAHEAD;
 /// most `chain` candidates.
 const LAZY: usize = 16;
 const NICE: usize = 128;
-const CHAIN: usize = 128;
+const CHAIN: u32 = 128;
 /// A length-4 match farther than this is not worth it.
 const FAR_FOUR: usize = 4096;
 /// Tokens per block.
@@ -34,25 +45,85 @@ const BLOCK_TOKENS: usize = 16384;
 const HASH_BITS: u32 = 17;
 const HASH_MUL: u32 = 0x1E35_A7BD;
 
+/// The window array: [`WINDOW`] bytes and a tail that lets 16-byte reads
+/// at any index in the window go without bounds checks.
+type Window = [u8; WINDOW + 16];
+
+/// A 4-byte chain entry: the bucket's entry count (high 32 bits,
+/// wrapping) and a position (low 32 bits, stored as position + 1 −
+/// `hash_base`; 0 = none).
+type Entry = u64;
+const POS: Entry = 0xFFFF_FFFF;
+const COUNT_ONE: Entry = 1 << 32;
+/// Positions index the link rings modulo [`MAX_DIST`].
+const RING: usize = MAX_DIST - 1;
+
+/// The string lengths of the two extra chains: a candidate that can beat
+/// a match of `L − 1` bytes shares the cursor's first `L`.
+const LONG: usize = 16;
+const MID: usize = 8;
+/// Bits of the extra chains' hashes.
+const LONG_BITS: u32 = 16;
+/// Steps along an extra chain before the search gives up on it and walks
+/// the rest of the cursor's 4-byte chain one by one (only hash
+/// collisions make an extra chain run long).
+const LONG_STEPS: u32 = 256;
+
+/// An extra chain: the newest position per bucket and the previous
+/// position per position (stored like [`Entry`] positions).
+struct Chain {
+    head: Box<[u32; 1 << LONG_BITS]>,
+    links: Box<[u32; MAX_DIST]>,
+}
+
+impl Chain {
+    fn new() -> Chain {
+        Chain {
+            head: boxed(),
+            links: boxed(),
+        }
+    }
+
+    /// Makes `pos` (stored as `s`) the newest of bucket `h`.
+    #[inline(always)]
+    fn insert(&mut self, h: usize, pos: usize, s: u32) {
+        self.links[pos & RING] = self.head[h];
+        self.head[h] = s;
+    }
+}
+
 /// A streaming deflate compressor; each [`Deflater::write`] is one of
 /// Go's `Write` calls, which matters for where the window refills.
 pub(super) struct Deflater {
     /// `win[i]` is stream byte `base + i`, for `i < end - base`.
-    win: Vec<u8>,
+    win: Box<Window>,
     base: usize,
     end: usize,
     /// The cursor (absolute stream position).
     p: usize,
-    /// Bucket heads and chain links, as position + 1 − `hash_base` (0 =
-    /// empty or forgotten), so they fit 32 bits on any stream length.
-    head: Vec<u32>,
-    prev: Vec<u32>,
+    /// Per 4-byte hash bucket: how many positions it has had, and the
+    /// newest.
+    head: Box<[Entry; 1 << HASH_BITS]>,
+    /// Per position (modulo [`MAX_DIST`]): its bucket's entry just before
+    /// it was inserted, i.e. its rank in the chain and the previous
+    /// position there.
+    links: Box<[Entry; MAX_DIST]>,
+    /// Positions below this are in the 4-byte chains.
+    inserted: usize,
+    /// The link of `p − MAX_DIST`, which inserting `p` overwrote: that
+    /// position can still be a candidate.
+    evicted: Entry,
+    /// The chains of [`LONG`]-byte and [`MID`]-byte strings, and how far
+    /// they are filled in (positions are added only when a search needs
+    /// them).
+    long: Chain,
+    mid: Chain,
+    long_inserted: usize,
+    /// [`LONG_STEPS`], smaller in tests that exercise the way back.
+    long_steps: u32,
     /// Positions below this are stored relative to it (moved forward when
     /// the window slides far, like Go's `hashOffset`).
     hash_base: usize,
-    /// The previous bucket head found at the last insertion of the cursor
-    /// (absolute position + 1, 0 = none).
-    chain_head: usize,
     /// This step's match (length 3 = none) and distance.
     length: usize,
     dist: usize,
@@ -75,6 +146,7 @@ impl Default for Deflater {
 #[inline]
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
     let mut i = 0;
     while i + 8 <= n {
         let x = u64::from_le_bytes(a[i..i + 8].try_into().unwrap())
@@ -90,17 +162,111 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     i
 }
 
+/// The 4 bytes at window index `i` as one number (little-endian), for
+/// equality tests. (The mask only tells the compiler that the index is
+/// inside the window; it always is.)
+#[inline(always)]
+fn quad(win: &Window, i: usize) -> u32 {
+    let i = i & (WINDOW - 1);
+    u32::from_le_bytes(win[i..i + 4].try_into().unwrap())
+}
+
+/// The 16 bytes at window index `i` as two numbers (little-endian).
+#[inline(always)]
+fn sixteen(win: &Window, i: usize) -> (u64, u64) {
+    let i = i & (WINDOW - 1);
+    (
+        u64::from_le_bytes(win[i..i + 8].try_into().unwrap()),
+        u64::from_le_bytes(win[i + 8..i + 16].try_into().unwrap()),
+    )
+}
+
+/// The 4-byte hash bucket of a string whose first 8 bytes are `a`
+/// (little-endian; spec §7.4 *Hashing*).
+#[inline(always)]
+fn hash4(a: u64) -> usize {
+    ((a as u32).swap_bytes().wrapping_mul(HASH_MUL) >> (32 - HASH_BITS)) as usize
+}
+
+/// The long-chain bucket of a string whose [`LONG`] bytes are `(a, b)`
+/// (any good mix will do: it only decides which strings share a list).
+#[inline(always)]
+fn hash_long((a, b): (u64, u64)) -> usize {
+    let h = (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    (h >> (64 - LONG_BITS)) as usize
+}
+
+/// The mid-chain bucket of a string whose first [`MID`] bytes are `a`.
+#[inline(always)]
+fn hash_mid(a: u64) -> usize {
+    (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - LONG_BITS)) as usize
+}
+
+/// One search's best match so far, and the rule that improves it (spec
+/// §7.4 *Search*).
+struct Best {
+    len: usize,
+    dist: usize,
+    /// The cursor's 4 bytes that end at index `len`.
+    tail: u32,
+    /// Stop at a match this long.
+    nice: usize,
+    /// Compare at most this many bytes.
+    look: usize,
+}
+
+impl Best {
+    /// Offers the candidate at window index `cw` for the cursor at `pw`,
+    /// `dist` bytes back; true when the search is over.
+    #[inline(always)]
+    fn offer(&mut self, win: &Window, cw: usize, pw: usize, dist: usize) -> bool {
+        // A longer match agrees on bytes best − 3 ..= best: test the four
+        // at once before comparing from the start.
+        if quad(win, cw + self.len - 3) != self.tail {
+            return false;
+        }
+        let n = common_prefix(&win[cw..cw + self.look], &win[pw..pw + self.look]);
+        if n > self.len && (n > MIN_MATCH || dist <= FAR_FOUR) {
+            self.len = n;
+            self.dist = dist;
+            if n >= self.nice {
+                return true;
+            }
+            self.tail = quad(win, pw + n - 3);
+        }
+        false
+    }
+}
+
+/// The cursor of one search in stored coordinates (see [`Entry`]).
+#[derive(Clone, Copy)]
+struct Cursor {
+    /// The cursor, and its window index.
+    s_p: Entry,
+    pw: usize,
+    /// The oldest usable candidate, and the window's start.
+    s_lo: Entry,
+    s_base: Entry,
+    /// The cursor's rank in its 4-byte chain.
+    rank: u32,
+}
+
 impl Deflater {
     pub(super) fn new() -> Deflater {
         Deflater {
-            win: vec![0; WINDOW],
+            win: boxed(),
             base: 0,
             end: 0,
             p: 0,
-            head: vec![0; 1 << HASH_BITS],
-            prev: vec![0; MAX_DIST],
+            head: boxed(),
+            links: boxed(),
+            inserted: 0,
+            evicted: 0,
+            long: Chain::new(),
+            mid: Chain::new(),
+            long_inserted: 0,
+            long_steps: LONG_STEPS,
             hash_base: 0,
-            chain_head: 0,
             length: MIN_MATCH - 1,
             dist: 0,
             pending: false,
@@ -115,6 +281,9 @@ impl Deflater {
         while !data.is_empty() {
             self.step(false);
             if self.p - self.base >= SLIDE_AT {
+                // The positions the cursor has passed go into the chains
+                // while their bytes are still in the window.
+                self.insert_until(self.p.min(self.end.saturating_sub(MIN_MATCH - 1)));
                 self.win.copy_within(MAX_DIST..WINDOW, 0);
                 self.base += MAX_DIST;
                 if self.block_start.is_some_and(|s| s < self.base) {
@@ -145,48 +314,62 @@ impl Deflater {
         self.win[pos - self.base]
     }
 
+    /// The stored form of a position.
     #[inline]
-    fn hash(&self, pos: usize) -> usize {
-        let i = pos - self.base;
-        let v = u32::from_be_bytes([
-            self.win[i],
-            self.win[i + 1],
-            self.win[i + 2],
-            self.win[i + 3],
-        ]);
-        (v.wrapping_mul(HASH_MUL) >> (32 - HASH_BITS)) as usize
+    fn stored(&self, pos: usize) -> Entry {
+        (pos + 1 - self.hash_base) as Entry
     }
 
-    /// Records `pos` as the head of its bucket; returns the old head
-    /// (absolute position + 1, 0 = none).
-    #[inline]
-    fn insert(&mut self, pos: usize) -> usize {
-        let h = self.hash(pos);
-        let old = self.head[h];
-        self.prev[pos & (MAX_DIST - 1)] = old;
-        self.head[h] = (pos + 1 - self.hash_base) as u32;
-        self.unstore(old)
-    }
-
-    /// A stored link as absolute position + 1 (0 = none).
-    #[inline]
-    fn unstore(&self, v: u32) -> usize {
-        if v == 0 {
-            0
-        } else {
-            v as usize + self.hash_base
+    /// Inserts the positions from where the chains stop up to `until`
+    /// (exclusive) into them, in order: into both while the positions
+    /// have [`LONG`] bytes, into the 4-byte chains alone after that (only
+    /// near the end of the stream, where the long chains are not read).
+    fn insert_until(&mut self, until: usize) {
+        let (base, win) = (self.base, &*self.win);
+        let mut s = self.stored(self.inserted) as u32;
+        if self.long_inserted == self.inserted {
+            let both = until.min((self.end + 1).saturating_sub(LONG));
+            for pos in self.inserted..both {
+                let key = sixteen(win, pos - base);
+                let h = hash4(key.0);
+                let old = self.head[h];
+                self.links[pos & RING] = old;
+                self.head[h] = (old & !POS).wrapping_add(COUNT_ONE) | s as Entry;
+                self.long.insert(hash_long(key), pos, s);
+                self.mid.insert(hash_mid(key.0), pos, s);
+                s += 1;
+            }
+            self.inserted = self.inserted.max(both);
+            self.long_inserted = self.inserted;
         }
+        for pos in self.inserted..until {
+            let i = pos - base;
+            let h = hash4(u32::from_le_bytes(win[i..i + 4].try_into().unwrap()) as u64);
+            let old = self.head[h];
+            self.links[pos & RING] = old;
+            self.head[h] = (old & !POS).wrapping_add(COUNT_ONE) | s as Entry;
+            s += 1;
+        }
+        self.inserted = self.inserted.max(until);
     }
 
-    /// Moves `hash_base` up to the window base when links could outgrow 32
-    /// bits; links below it become empty (they were unusable anyway).
+    /// Moves `hash_base` up to the window base when positions could
+    /// outgrow 32 bits; older positions become none (they were unusable
+    /// anyway). Counts are kept.
     fn rebase_links(&mut self) {
         if self.end - self.hash_base < 1 << 30 {
             return;
         }
-        let delta = (self.base - self.hash_base) as u32;
-        for v in self.head.iter_mut().chain(self.prev.iter_mut()) {
-            *v = v.saturating_sub(delta);
+        let delta = (self.base - self.hash_base) as Entry;
+        let rebase = |e: &mut Entry| *e = (*e & !POS) | (*e & POS).saturating_sub(delta);
+        self.head.iter_mut().for_each(rebase);
+        self.links.iter_mut().for_each(rebase);
+        rebase(&mut self.evicted);
+        let delta = delta as u32;
+        for c in [&mut self.long, &mut self.mid] {
+            for v in c.head.iter_mut().chain(c.links.iter_mut()) {
+                *v = v.saturating_sub(delta);
+            }
         }
         self.hash_base = self.base;
     }
@@ -209,6 +392,8 @@ impl Deflater {
     }
 
     /// The matcher (spec §7.4 *Matcher*); `last` is the final mode.
+    /// Positions enter the chains only when a search is about to read
+    /// them: the chains a search sees are the same.
     fn step(&mut self, last: bool) {
         if !last && self.end - self.p < MIN_LOOKAHEAD {
             return;
@@ -231,26 +416,26 @@ impl Deflater {
                     return;
                 }
             }
-            if self.p < max_insert {
-                self.chain_head = self.insert(self.p);
-            }
             let (plen, pdist) = (self.length, self.dist);
             self.length = MIN_MATCH - 1;
             self.dist = 0;
-            let min_pos = self.p.saturating_sub(MAX_DIST).max(self.base);
-            if self.chain_head > min_pos && look > plen && plen < LAZY {
-                if let Some((len, dist)) = self.find_match(self.chain_head - 1, look) {
-                    self.length = len;
-                    self.dist = dist;
+            // A search needs the cursor inserted (else the lookahead is
+            // at most 3, which no previous length is below).
+            if look > plen && plen < LAZY && self.p < max_insert {
+                self.insert_until(self.p);
+                self.evicted = self.links[self.p & RING];
+                self.insert_until(self.p + 1);
+                let chain_head = self.links[self.p & RING];
+                let min_pos = self.p.saturating_sub(MAX_DIST).max(self.base);
+                if chain_head & POS >= self.stored(min_pos) {
+                    if let Some((len, dist)) = self.find_match(chain_head, look) {
+                        self.length = len;
+                        self.dist = dist;
+                    }
                 }
             }
             if plen >= MIN_MATCH && self.length <= plen {
                 let next = self.p + plen - 1;
-                for q in self.p + 1..next {
-                    if q < max_insert {
-                        self.insert(q);
-                    }
-                }
                 self.p = next;
                 self.pending = false;
                 self.length = MIN_MATCH - 1;
@@ -266,41 +451,339 @@ impl Deflater {
         }
     }
 
-    /// The longest match at the cursor along the chain from `first`.
-    fn find_match(&self, first: usize, look: usize) -> Option<(usize, usize)> {
+    /// The longest match at the cursor among the first 128 candidates of
+    /// its chain, whose entry for the cursor is `chain_head`, with `look`
+    /// bytes of lookahead (spec §7.4 *Search*).
+    ///
+    /// The walk keeps the first candidate of the greatest length (capped
+    /// at `nice`). If some candidate shares the cursor's first [`LONG`]
+    /// bytes, every newer one is shorter, so the result is the walk's
+    /// result over just the candidates on the cursor's long chain
+    /// ([`Deflater::walk_chain`]); failing that, the same holds for
+    /// [`MID`] bytes and the mid chain. Otherwise the plain walk finds it.
+    fn find_match(&self, chain_head: Entry, look: usize) -> Option<(usize, usize)> {
         let p = self.p;
         let look = look.min(MAX_MATCH);
-        let nice = look.min(NICE);
-        let min_pos = p.saturating_sub(MAX_DIST).max(self.base);
         let pw = p - self.base;
-        let cur = &self.win[pw..pw + look];
-        let mut best = MIN_MATCH - 1;
-        let mut found = None;
-        let mut c = first;
-        for _ in 0..CHAIN {
-            let cw = c - self.base;
-            // A longer match agrees on bytes best − 3 ..= best: test the
-            // four at once before comparing from the start.
-            let tail = |s: &[u8], at: usize| u32::from_le_bytes(s[at - 3..=at].try_into().unwrap());
-            if tail(&self.win[cw..], best) == tail(cur, best) {
-                let n = common_prefix(&self.win[cw..cw + look], cur);
-                if n > best && (n > MIN_MATCH || p - c <= FAR_FOUR) {
-                    best = n;
-                    found = Some((n, p - c));
-                    if n >= nice {
-                        break;
-                    }
+        let mut best = Best {
+            len: MIN_MATCH - 1,
+            dist: 0,
+            tail: quad(&self.win, pw),
+            nice: look.min(NICE),
+            look,
+        };
+        let at = Cursor {
+            s_p: self.stored(p),
+            pw,
+            s_lo: self.stored(p.saturating_sub(MAX_DIST).max(self.base)),
+            s_base: self.stored(self.base),
+            rank: (chain_head >> 32) as u32,
+        };
+        if look < LONG
+            || !(self.walk_chain::<LONG>(&self.long, &mut best, at)
+                || self.walk_chain::<MID>(&self.mid, &mut best, at))
+        {
+            self.walk(&mut best, at, chain_head & POS);
+        }
+        (best.len > MIN_MATCH - 1).then_some((best.len, best.dist))
+    }
+
+    /// The walk over the candidates that share the cursor's first `L`
+    /// bytes, newest first, as listed by `chain` (whose other entries are
+    /// hash collisions). A position there is one of the
+    /// walk's candidates when its rank in the cursor's 4-byte bucket is
+    /// within 128 of the cursor's; the first one ranked beyond that ends
+    /// the walk, as the limit would have. True when that settled the
+    /// search (a candidate was found); false when no candidate shares
+    /// `L` bytes (`best` untouched) or the chain ran long with collisions
+    /// (`best` reset), and a shorter chain or the plain walk must decide.
+    /// The candidate `MAX_DIST` back is the last: its link is the
+    /// cursor's own now.
+    fn walk_chain<const L: usize>(&self, chain: &Chain, best: &mut Best, at: Cursor) -> bool {
+        let win = &*self.win;
+        let key = sixteen(win, at.pw);
+        let same = |k: (u64, u64)| {
+            if L == LONG {
+                k == key
+            } else {
+                k.0 == key.0
+            }
+        };
+        // The cursor is in the chain already: start after it.
+        let mut v = chain.links[self.p & RING] as Entry;
+        for _ in 0..self.long_steps {
+            if v < at.s_lo {
+                return best.len >= L;
+            }
+            let cw = (v - at.s_base) as usize;
+            let farthest = at.s_p - v == MAX_DIST as Entry;
+            if same(sixteen(win, cw)) {
+                let link = if farthest {
+                    self.evicted
+                } else {
+                    self.links[(v - 1) as usize & RING]
+                };
+                if at.rank.wrapping_sub((link >> 32) as u32) > CHAIN {
+                    return best.len >= L;
+                }
+                if best.offer(win, cw, at.pw, (at.s_p - v) as usize) {
+                    return true;
                 }
             }
-            if p >= MAX_DIST && c == p - MAX_DIST {
-                break;
+            if farthest {
+                return best.len >= L;
             }
-            let next = self.unstore(self.prev[c & (MAX_DIST - 1)]);
-            if next == 0 || next - 1 < min_pos {
-                break;
-            }
-            c = next - 1;
+            v = chain.links[(v - 1) as usize & RING] as Entry;
         }
-        found
+        best.len = MIN_MATCH - 1;
+        best.dist = 0;
+        best.tail = quad(win, at.pw);
+        false
+    }
+
+    /// The plain walk along the cursor's 4-byte chain from `v`.
+    fn walk(&self, best: &mut Best, at: Cursor, mut v: Entry) {
+        let win = &*self.win;
+        for _ in 0..CHAIN {
+            if best.offer(win, (v - at.s_base) as usize, at.pw, (at.s_p - v) as usize)
+                || at.s_p - v == MAX_DIST as Entry
+            {
+                return;
+            }
+            v = self.links[(v - 1) as usize & RING] & POS;
+            if v < at.s_lo {
+                return;
+            }
+        }
+    }
+}
+
+/// A zeroed fixed-size array on the heap.
+fn boxed<T: Copy + Default, const N: usize>() -> Box<[T; N]> {
+    vec![T::default(); N]
+        .into_boxed_slice()
+        .try_into()
+        .ok()
+        .unwrap()
+}
+
+#[cfg(test)]
+mod tests {
+    //! Differential tests: the fast deflater writes exactly the bytes of
+    //! the plain one ([`super::super::oracle`]) on random and page-like
+    //! inputs cut into writes in many ways.
+
+    use super::super::{filter, oracle::Oracle};
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Compresses `writes` with both and compares the streams, with the
+    /// long chain given up after `long_steps` steps.
+    fn assert_same(writes: &[&[u8]], long_steps: u32) {
+        let mut fast = Deflater::new();
+        fast.long_steps = long_steps;
+        let mut plain = Oracle::new();
+        for w in writes {
+            fast.write(w);
+            plain.write(w);
+        }
+        let (a, b) = (fast.finish(), plain.finish());
+        if a.out != b.out {
+            let at = a.out.iter().zip(&b.out).take_while(|(x, y)| x == y).count();
+            panic!(
+                "streams differ at byte {at} of {} (oracle {}), input {} bytes in {} writes",
+                a.out.len(),
+                b.out.len(),
+                writes.iter().map(|w| w.len()).sum::<usize>(),
+                writes.len()
+            );
+        }
+        assert_eq!(a.raw_writes, b.raw_writes);
+        let input: Vec<u8> = writes.concat();
+        assert!(
+            miniz_oxide::inflate::decompress_to_vec(&a.out).ok() == Some(input),
+            "the stream does not inflate to its input"
+        );
+    }
+
+    /// `data` cut into writes of `step` bytes, with both give-up limits.
+    fn check(data: &[u8], step: usize) {
+        let writes: Vec<&[u8]> = data.chunks(step.max(1)).collect();
+        assert_same(&writes, LONG_STEPS);
+        assert_same(&writes, 2);
+    }
+
+    /// A xorshift stream for the generators.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// The filtered scanlines of a page-like image: rows of "glyphs"
+    /// (small bitmaps of a few inks from a small palette) on a white
+    /// background with blank rows between lines, as the renderer draws
+    /// them; one write per scanline, as the PNG writer feeds them.
+    fn page_rows(seed: u64, width: usize, lines: usize, bpp: usize) -> Vec<Vec<u8>> {
+        let mut rng = Rng(seed | 1);
+        let (gw, gh, pitch) = (4 + rng.below(2), 6 + rng.below(3), 8 + rng.below(3));
+        let glyphs: Vec<Vec<u8>> = (0..12 + rng.below(40))
+            .map(|_| {
+                (0..gw * gh)
+                    .map(|_| [0u8, 0, 0, 90, 255][rng.below(5)])
+                    .collect()
+            })
+            .collect();
+        let palette: Vec<[u8; 3]> = (0..3).map(|_| [rng.next() as u8, 15, 200]).collect();
+        let height = 8 + lines * pitch;
+        let mut img = vec![255u8; width * height * bpp];
+        for line in 0..lines {
+            let ink = palette[line % 3];
+            let mut x = 4;
+            while x + gw + 4 <= width {
+                if rng.below(6) == 0 {
+                    x += gw; // a space
+                    continue;
+                }
+                let g = &glyphs[rng.below(glyphs.len())];
+                for gy in 0..gh {
+                    for gx in 0..gw {
+                        let cov = g[gy * gw + gx] as u32;
+                        let i = ((4 + line * pitch + gy) * width + x + gx) * bpp;
+                        for (k, &c) in ink.iter().take(bpp).enumerate() {
+                            let c = if bpp == 1 { 0 } else { c as u32 };
+                            img[i + k] = (255 - cov * (255 - c) / 255) as u8;
+                        }
+                    }
+                }
+                x += gw;
+            }
+        }
+        let stride = width * bpp;
+        let mut rows = filter::Rows::new(stride, bpp);
+        img.chunks(stride)
+            .map(|r| rows.next_row(r).to_vec())
+            .collect()
+    }
+
+    #[test]
+    fn pages_give_the_oracles_bytes() {
+        for (seed, width, lines, bpp) in [
+            (1, 700, 12, 3),
+            (2, 1565, 6, 3),
+            (3, 1568, 10, 1),
+            (4, 300, 40, 3),
+            (5, 33, 30, 1),
+        ] {
+            let rows = page_rows(seed, width, lines, bpp);
+            let writes: Vec<&[u8]> = rows.iter().map(|r| &r[..]).collect();
+            assert_same(&writes, LONG_STEPS);
+            assert_same(&writes, 2);
+        }
+    }
+
+    #[test]
+    fn runs_and_periods_give_the_oracles_bytes() {
+        check(&vec![0u8; 200_000], 4_697);
+        for period in 1..=19 {
+            let unit: Vec<u8> = (0..period as u8).map(|i| i.wrapping_mul(37)).collect();
+            check(&unit.repeat(70_000 / period), 1000 + period * 13);
+        }
+    }
+
+    #[test]
+    fn small_alphabets_give_the_oracles_bytes() {
+        // Many equal strings: long chains, the 128 limit, ties.
+        for (seed, symbols) in [(7, 2), (8, 3), (9, 5)] {
+            let mut rng = Rng(seed);
+            let data: Vec<u8> = (0..150_000).map(|_| rng.below(symbols) as u8).collect();
+            check(&data, 4_000);
+        }
+    }
+
+    #[test]
+    fn matches_at_the_window_edge_give_the_oracles_bytes() {
+        // A block repeated at exactly the farthest distance, and just
+        // beyond it, so candidates sit at p − 32768.
+        let mut rng = Rng(11);
+        let block: Vec<u8> = (0..MAX_DIST).map(|_| rng.below(4) as u8).collect();
+        let mut data = block.repeat(3);
+        data.extend(std::iter::repeat_n(9u8, 700));
+        data.extend_from_slice(&block[..5000]);
+        check(&data, 1);
+        check(&data, 65_536);
+    }
+
+    #[test]
+    fn the_limit_reaches_the_farthest_candidate_as_the_walk_does() {
+        // The cursor's string also starts exactly 32768 bytes back, and
+        // nearer copies share its first 15 bytes only: whether that far
+        // one counts depends on how many copies lie between (more than
+        // 128: the walk stops before it).
+        // (Sharing 7 bytes instead puts the far one on the mid chain.)
+        for (copies, shared) in [50, 127, 128, 200]
+            .into_iter()
+            .flat_map(|c| [(c, 15), (c, 7)])
+        {
+            let mut rng = Rng(13 + copies as u64);
+            let mut data: Vec<u8> = (0..MAX_DIST + 1000).map(|_| rng.next() as u8).collect();
+            let s: Vec<u8> = (0..64).map(|_| rng.next() as u8).collect();
+            let x = 300;
+            data[x..x + 64].copy_from_slice(&s);
+            for i in 0..copies {
+                let at = 1000 + i * 24;
+                data[at..at + shared].copy_from_slice(&s[..shared]);
+                data[at + shared] = !s[shared];
+            }
+            data[x + MAX_DIST..x + MAX_DIST + 64].copy_from_slice(&s);
+            check(&data, 7000);
+        }
+    }
+
+    fn mixed() -> impl Strategy<Value = Vec<u8>> {
+        prop::collection::vec(
+            prop_oneof![
+                prop::collection::vec(any::<u8>(), 0..300),
+                prop::collection::vec(0u8..3, 0..3000),
+                (any::<u8>(), 1usize..2000).prop_map(|(b, n)| vec![b; n]),
+                (0u8..4, 1usize..400).prop_map(|(k, n)| b"abcabd\xff\x00"[k as usize..].repeat(n)),
+            ],
+            0..40,
+        )
+        .prop_map(|parts| parts.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Random mixtures of noise, small alphabets, runs and repeats,
+        /// cut into writes of any size.
+        #[test]
+        fn mixtures_give_the_oracles_bytes(data in mixed(), step in 1usize..70_000) {
+            check(&data, step);
+        }
+
+        /// Page-like images of any width, gray or RGB.
+        #[test]
+        fn page_like_images_give_the_oracles_bytes(
+            seed in any::<u64>(),
+            width in 12usize..1600,
+            lines in 1usize..12,
+            rgb in any::<bool>(),
+        ) {
+            let rows = page_rows(seed, width, lines, if rgb { 3 } else { 1 });
+            let writes: Vec<&[u8]> = rows.iter().map(|r| &r[..]).collect();
+            assert_same(&writes, LONG_STEPS);
+            assert_same(&writes, 2);
+        }
     }
 }

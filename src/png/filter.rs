@@ -17,26 +17,82 @@ pub(super) struct Rows {
     out: Vec<u8>,
 }
 
-#[inline]
-fn cost(v: u8) -> u32 {
-    if v < 128 {
-        v as u32
+/// The cost of a filtered byte: |byte as i8| (128 costs 128).
+#[inline(always)]
+fn cost(v: u8) -> u8 {
+    v.min(v.wrapping_neg())
+}
+
+/// The Paeth predictor of `a` (left), `b` (up) and `c` (up-left), without
+/// branches so that it vectorises.
+#[inline(always)]
+fn paeth(a: u8, b: u8, c: u8) -> u8 {
+    let (a16, b16, c16) = (a as i16, b as i16, c as i16);
+    let pa = (b16 - c16).abs();
+    let pb = (a16 - c16).abs();
+    let pc = (a16 + b16 - 2 * c16).abs();
+    let bc = if pb <= pc { b } else { c };
+    if pa <= pb && pa <= pc {
+        a
     } else {
-        256 - v as u32
+        bc
     }
 }
 
-#[inline]
-fn paeth(a: u8, b: u8, c: u8) -> u8 {
-    let pa = (b as i32 - c as i32).abs();
-    let pb = (a as i32 - c as i32).abs();
-    let pc = (a as i32 + b as i32 - 2 * c as i32).abs();
-    if pa <= pb && pa <= pc {
-        a
-    } else if pb <= pc {
-        b
-    } else {
-        c
+/// The average predictor ⌊(a + b)/2⌋ in 8 bits.
+#[inline(always)]
+fn average(a: u8, b: u8) -> u8 {
+    (a & b) + ((a ^ b) >> 1)
+}
+
+/// Bytes summed in 32 bits before the sum is widened (128 per byte at
+/// most).
+const SUM_RUN: usize = 1 << 20;
+
+/// Σ cost(x − f(a, b, c)) over a row: `row` and `prev` are the current
+/// and previous rows, the predictor sees the bytes `bpp` to the left
+/// (zeros before the row's start).
+#[inline(always)]
+fn row_cost(row: &[u8], prev: &[u8], bpp: usize, f: impl Fn(u8, u8, u8) -> u8 + Copy) -> u64 {
+    let n = row.len().min(prev.len()).min(bpp);
+    let mut total: u64 = (0..n)
+        .map(|i| cost(row[i].wrapping_sub(f(0, prev[i], 0))) as u64)
+        .sum();
+    if row.len() > bpp {
+        let (x, a) = (&row[bpp..], &row[..row.len() - bpp]);
+        let (b, c) = (&prev[bpp..row.len()], &prev[..row.len() - bpp]);
+        let mut start = 0;
+        while start < x.len() {
+            let stop = (start + SUM_RUN).min(x.len());
+            let part: u32 = x[start..stop]
+                .iter()
+                .zip(&a[start..stop])
+                .zip(&b[start..stop])
+                .zip(&c[start..stop])
+                .map(|(((&x, &a), &b), &c)| cost(x.wrapping_sub(f(a, b, c))) as u32)
+                .sum();
+            total += part as u64;
+            start = stop;
+        }
+    }
+    total
+}
+
+/// Writes `row` filtered with `f` into `out`.
+#[inline(always)]
+fn apply(out: &mut [u8], row: &[u8], prev: &[u8], bpp: usize, f: impl Fn(u8, u8, u8) -> u8) {
+    let n = row.len();
+    let (out, row, prev) = (&mut out[..n], &row[..n], &prev[..n]);
+    let head = n.min(bpp);
+    for i in 0..head {
+        out[i] = row[i].wrapping_sub(f(0, prev[i], 0));
+    }
+    if n > bpp {
+        let (x, a) = (&row[bpp..], &row[..n - bpp]);
+        let (b, c) = (&prev[bpp..], &prev[..n - bpp]);
+        for ((((o, &x), &a), &b), &c) in out[bpp..].iter_mut().zip(x).zip(a).zip(b).zip(c) {
+            *o = x.wrapping_sub(f(a, b, c));
+        }
     }
 }
 
@@ -52,61 +108,40 @@ impl Rows {
     /// The filter byte and the filtered bytes of `row`.
     pub(super) fn next_row(&mut self, row: &[u8]) -> &[u8] {
         let kind = self.choose(row);
-        let (bpp, prev) = (self.bpp, &self.prev);
+        let (bpp, prev) = (self.bpp, &self.prev[..]);
         let out = &mut self.out[1..];
-        for i in 0..row.len() {
-            let a = if i >= bpp { row[i - bpp] } else { 0 };
-            let c = if i >= bpp { prev[i - bpp] } else { 0 };
-            let b = prev[i];
-            out[i] = row[i].wrapping_sub(match kind {
-                NONE => 0,
-                SUB => a,
-                UP => b,
-                AVERAGE => ((a as u16 + b as u16) / 2) as u8,
-                _ => paeth(a, b, c),
-            });
+        match kind {
+            NONE => out.copy_from_slice(row),
+            SUB => apply(out, row, prev, bpp, |a, _, _| a),
+            UP => apply(out, row, prev, bpp, |_, b, _| b),
+            AVERAGE => apply(out, row, prev, bpp, |a, b, _| average(a, b)),
+            _ => apply(out, row, prev, bpp, paeth),
         }
         self.out[0] = kind;
         self.prev.copy_from_slice(row);
         &self.out
     }
 
-    /// The filter with the smallest cost, ties to the earlier one. Each
-    /// sum stops once it reaches the best so far, as Go's does.
-    #[allow(unused_assignments)] // the last filter's update of `best`
+    /// The filter with the smallest cost, ties to the earlier one in Go's
+    /// order. (Go stops summing a filter once it reaches the best so far;
+    /// that changes no choice, so every sum is taken whole here, in loops
+    /// that vectorise.)
     fn choose(&self, row: &[u8]) -> u8 {
         let (bpp, prev) = (self.bpp, &self.prev[..]);
-        let n = row.len();
-        let mut best = 0u32;
-        for i in 0..n {
-            best += cost(row[i].wrapping_sub(prev[i]));
+        let costs = [
+            (UP, row_cost(row, prev, bpp, |_, b, _| b)),
+            (PAETH, row_cost(row, prev, bpp, paeth)),
+            (NONE, row_cost(row, prev, bpp, |_, _, _| 0)),
+            (SUB, row_cost(row, prev, bpp, |a, _, _| a)),
+            (AVERAGE, row_cost(row, prev, bpp, |a, b, _| average(a, b))),
+        ];
+        let mut best = costs[0];
+        for c in &costs[1..] {
+            if c.1 < best.1 {
+                best = *c;
+            }
         }
-        let mut kind = UP;
-        macro_rules! try_filter {
-            ($k:expr, $pred:expr) => {{
-                let mut s = 0u32;
-                let mut i = 0;
-                while i < n {
-                    s += cost(row[i].wrapping_sub($pred(i)));
-                    if s >= best {
-                        break;
-                    }
-                    i += 1;
-                }
-                if s < best {
-                    best = s;
-                    kind = $k;
-                }
-            }};
-        }
-        let left = |i: usize| if i >= bpp { row[i - bpp] } else { 0 };
-        let upleft = |i: usize| if i >= bpp { prev[i - bpp] } else { 0 };
-        try_filter!(PAETH, |i: usize| paeth(left(i), prev[i], upleft(i)));
-        try_filter!(NONE, |_: usize| 0u8);
-        try_filter!(SUB, left);
-        try_filter!(AVERAGE, |i: usize| ((left(i) as u16 + prev[i] as u16) / 2)
-            as u8);
-        kind
+        best.0
     }
 }
 
