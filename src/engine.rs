@@ -103,8 +103,12 @@ fn retrieve_note(
     };
     let first = out.iter().find(|b| !b.is_ascii_whitespace()).copied();
     let one_value = !out.contains(&b'\n') || crate::go::json::is_valid(&out);
+    // A view that is one JSON document (toolschema, a11y and the other
+    // JSON types too) stays one.
+    let json_view = *ct == ContentType::Json
+        || (matches!(first, Some(b'{' | b'[')) && crate::go::json::is_valid(&out));
     match ct {
-        ContentType::Json if one_value && first == Some(b'{') && out.ends_with(b"}") => {
+        _ if json_view && one_value && first == Some(b'{') && out.ends_with(b"}") => {
             out.pop();
             let inner_empty = out.iter().rev().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
             if !inner_empty {
@@ -112,7 +116,7 @@ fn retrieve_note(
             }
             out.extend_from_slice(format!("\"__caveman_retrieve__\":\"{text}\"}}").as_bytes());
         }
-        ContentType::Json if one_value && first == Some(b'[') && out.ends_with(b"]") => {
+        _ if json_view && one_value && first == Some(b'[') && out.ends_with(b"]") => {
             out.pop();
             let inner_empty = out.iter().rev().find(|b| !b.is_ascii_whitespace()) == Some(&b'[');
             if !inner_empty {
@@ -151,7 +155,16 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
         // byte must not turn the view into nothing.
         let cleaned = match (opts.profile, std::str::from_utf8(&cleaned)) {
             (Profile::Lean, Err(_)) => {
-                std::borrow::Cow::Owned(String::from_utf8_lossy(&cleaned).into_owned().into_bytes())
+                // Text with no UTF-8 character at all is a Latin-1 or
+                // Windows-1252 export: read every byte as its character.
+                let lossy = String::from_utf8_lossy(&cleaned);
+                let utf8 = lossy.chars().any(|c| c >= '\u{80}' && c != '\u{fffd}');
+                let text = if utf8 {
+                    lossy.into_owned()
+                } else {
+                    crate::compress::tabular::windows_1252(&cleaned)
+                };
+                std::borrow::Cow::Owned(text.into_bytes())
             }
             _ => cleaned,
         };

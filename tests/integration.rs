@@ -6,10 +6,10 @@ mod util;
 mod agent;
 #[path = "integration/cli.rs"]
 mod cli;
-#[path = "integration/environment.rs"]
-mod environment;
 #[path = "integration/config.rs"]
 mod config;
+#[path = "integration/environment.rs"]
+mod environment;
 #[path = "integration/gofmt.rs"]
 mod gofmt;
 #[path = "integration/golden.rs"]
@@ -18,10 +18,10 @@ mod golden;
 mod hardening;
 #[path = "integration/lean_answers.rs"]
 mod lean_answers;
-#[path = "integration/lean_properties.rs"]
-mod lean_properties;
 #[path = "integration/lean_members.rs"]
 mod lean_members;
+#[path = "integration/lean_properties.rs"]
+mod lean_properties;
 #[path = "integration/lines.rs"]
 mod lines;
 #[path = "integration/mcp.rs"]

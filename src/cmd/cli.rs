@@ -21,6 +21,8 @@ Environment:
   CAVEMAN_MCP_EPHEMERAL   1: the MCP server keeps an in-memory store
   CAVEMAN_TIMINGS         set: phase timings on stderr
   CAVEMAN_LEDGER          off: no savings ledger (ledger.jsonl in the state directory)
+  CAVE_PIXEL_DENSITY      pixel render/simulate: conservative, balanced (default) or max
+  CAVE_PIXEL_GPT_PROFILES pixel simulate: OpenAI vision-cost overrides (a JSON object)
 
 A bad value in the environment never loses a payload: compress and run pass
 their input through and say why in one line on stderr.

@@ -263,7 +263,7 @@ pub fn run(args: &[String]) -> Result<()> {
             .map_err(|e| Error::fatal(format!("write stdout: {e}")));
     }
     if host != "claude-code" {
-        return Err(Error::usage(format!(
+        return Err(Error::unknown_command(format!(
             "init: caveman-engine cannot set up {host:?}\n{HOSTS}"
         )));
     }

@@ -159,7 +159,10 @@ fn large_output_is_compressed_and_recoverable() {
     let handle = after
         .split("retrieve ")
         .nth(1)
-        .and_then(|s| s.split('`').next())
+        .and_then(|s| {
+            s.split(|c: char| c != '_' && !c.is_ascii_alphanumeric())
+                .next()
+        })
         .expect("the trailer names the handle")
         .to_string();
     let original = tc.retrieved(&handle);
@@ -341,7 +344,7 @@ fn mcp_output_is_replaced_in_its_shape() {
         .split("retrieve ")
         .nth(1)
         .unwrap()
-        .split('`')
+        .split(|c: char| c != '_' && !c.is_ascii_alphanumeric())
         .next()
         .unwrap();
     assert_eq!(tc.retrieved(handle), text.as_bytes());

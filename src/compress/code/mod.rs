@@ -59,7 +59,7 @@ fn lean(input: &Input<'_>) -> Result<Compressed, Decline> {
 }
 
 /// Files under this many tokens are not skeletonised (without a budget).
-const SMALL_FILE_TOKENS: usize = 1000;
+const SMALL_FILE_TOKENS: usize = 600;
 
 /// Files larger than this are parsed with one grammar only.
 const MAX_RETRY_BYTES: usize = 256 << 10;

@@ -86,12 +86,21 @@ fn clean_line(line: &[u8], out: &mut Vec<u8>) {
     // escapes are gone: `50%\r\x1b[K` ends with an empty frame).
     let start = out.len();
     if memchr::memchr(CR, body).is_some() {
+        // A frame that reports an error and was drawn over stays, as its
+        // own line before the last frame: a terminal showed it.
         let mut last: Option<Vec<u8>> = None;
         for frame in body.split(|&b| b == CR) {
             let mut f = Vec::with_capacity(frame.len());
             strip(frame, &mut f);
             if !f.is_empty() {
-                last = Some(f);
+                if let Some(prev) = last.replace(f) {
+                    if std::str::from_utf8(&prev)
+                        .is_ok_and(crate::compress::shared::signal::is_error)
+                    {
+                        out.extend_from_slice(&prev);
+                        out.push(b'\n');
+                    }
+                }
             }
         }
         if let Some(f) = last {

@@ -412,7 +412,7 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
 /// Bytes read as Windows-1252 (Latin-1 where they agree): what exports
 /// that are not UTF-8 most often are. Every byte is a character, so
 /// nothing is replaced.
-fn windows_1252(bytes: &[u8]) -> String {
+pub(crate) fn windows_1252(bytes: &[u8]) -> String {
     const HIGH: [char; 32] = [
         '\u{20ac}', '\u{81}', '\u{201a}', '\u{192}', '\u{201e}', '\u{2026}', '\u{2020}',
         '\u{2021}', '\u{2c6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8d}', '\u{17d}',

@@ -3,6 +3,8 @@
 //! lean rules for every table, CSV to `kubectl get`, are in [`lean`].
 
 mod lean;
+
+pub(crate) use lean::windows_1252;
 mod listing;
 
 pub(crate) use lean::{lean_aligned, lean_cut, lean_marker, Grid};

@@ -47,7 +47,8 @@ fn prose_line(l: &str) -> bool {
         return false;
     }
     let words = t.split_whitespace().count();
-    if words < 4 {
+    // Columns padded with runs of spaces are a table's row, not a sentence.
+    if words < 4 || t.matches("   ").count() >= 2 {
         return false;
     }
     let letters = t.chars().filter(|c| c.is_alphabetic() || *c == ' ').count();
