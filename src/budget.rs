@@ -8,7 +8,6 @@
 pub mod json;
 
 use crate::compress::shared::lines::{Keep, Lines};
-use crate::compress::shared::relevance;
 use crate::content_type::ContentType;
 use crate::store::Handle;
 
@@ -131,12 +130,6 @@ fn bytecount_lines(b: &[u8]) -> usize {
     } else {
         n.max(1)
     }
-}
-
-/// The BM25 weight of the query for a line, for callers that rank.
-#[allow(dead_code)]
-fn relevance_of(query: &str, lines: &[&str]) -> Vec<f64> {
-    relevance::scores(query, lines)
 }
 
 #[cfg(test)]
