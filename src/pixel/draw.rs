@@ -167,24 +167,24 @@ impl Canvas {
                     *o = 255 - v;
                 }
             }),
-            Ink::Zebra | Ink::Role => encode_rows(w, self.height, ColorType::Rgb, |y, row| {
-                let palette: &[[u8; 3]] = if self.ink == Ink::Zebra {
-                    &ZEBRA
+            Ink::Zebra | Ink::Role => {
+                let tints = if self.ink == Ink::Zebra {
+                    &TINTS[..ZEBRA.len()]
                 } else {
-                    &ROLE
+                    &TINTS[ZEBRA.len()..]
                 };
-                let cov = &self.cov[y * w..(y + 1) * w];
-                let slot = &self.slot[y * w..(y + 1) * w];
-                for ((o, &c), &s) in row.chunks_exact_mut(3).zip(cov).zip(slot) {
-                    if s == 0 {
-                        o.fill(255 - c);
-                    } else {
-                        for (o, &p) in o.iter_mut().zip(&palette[s as usize - 1]) {
-                            *o = tint(c, p);
+                encode_rows(w, self.height, ColorType::Rgb, |y, row| {
+                    let cov = &self.cov[y * w..(y + 1) * w];
+                    let slot = &self.slot[y * w..(y + 1) * w];
+                    for ((o, &c), &s) in row.chunks_exact_mut(3).zip(cov).zip(slot) {
+                        if s == 0 {
+                            o.fill(255 - c);
+                        } else {
+                            o.copy_from_slice(&tints[s as usize - 1][c as usize]);
                         }
                     }
-                }
-            }),
+                })
+            }
         }
     }
 
@@ -200,22 +200,56 @@ impl Canvas {
                     o.fill(255);
                     continue;
                 }
-                let (a1, a2) = (c1 as f64 / 255.0, c2 as f64 / 255.0);
-                for k in 0..3 {
-                    let l1 = 255.0 * (1.0 - a1) + LAYER_RED[k] as f64 * a1;
-                    let l2 = 255.0 * (1.0 - a2) + LAYER_BLUE[k] as f64 * a2;
-                    o[k] = (l1 * l2 / 255.0).round().clamp(0.0, 255.0) as u8;
-                }
+                o.copy_from_slice(&COMPOSITES[(c1 as usize) << 8 | c2 as usize]);
             }
         })
     }
 }
+
+/// The composite colour of red coverage `c1` over blue coverage `c2`
+/// (§5.5), in f64 as the reference computes it.
+fn composite(c1: u8, c2: u8) -> [u8; 3] {
+    let (a1, a2) = (c1 as f64 / 255.0, c2 as f64 / 255.0);
+    let mut o = [0u8; 3];
+    for (k, o) in o.iter_mut().enumerate() {
+        let l1 = 255.0 * (1.0 - a1) + LAYER_RED[k] as f64 * a1;
+        let l2 = 255.0 * (1.0 - a2) + LAYER_BLUE[k] as f64 * a2;
+        *o = (l1 * l2 / 255.0).round().clamp(0.0, 255.0) as u8;
+    }
+    o
+}
+
+/// [`composite`] of every pair of coverages, index `c1 << 8 | c2`: built
+/// the first time a two-layer page is drawn.
+static COMPOSITES: std::sync::LazyLock<Vec<[u8; 3]>> = std::sync::LazyLock::new(|| {
+    (0..1 << 16)
+        .map(|i: usize| composite((i >> 8) as u8, i as u8))
+        .collect()
+});
 
 /// A colour channel `p` at coverage `c`: round(255 − c·(255 − p)/255).
 #[inline]
 fn tint(c: u8, p: u8) -> u8 {
     (255.0 - c as f64 * (255.0 - p as f64) / 255.0).round() as u8
 }
+
+/// [`tint`] of every coverage for each colour of the zebra palette, then
+/// of the role palette: one table look-up per inked pixel.
+static TINTS: std::sync::LazyLock<Vec<[[u8; 3]; 256]>> = std::sync::LazyLock::new(|| {
+    ZEBRA
+        .iter()
+        .chain(&ROLE)
+        .map(|colour| {
+            let mut t = [[0u8; 3]; 256];
+            for (c, px) in t.iter_mut().enumerate() {
+                for (o, &p) in px.iter_mut().zip(colour) {
+                    *o = tint(c as u8, p);
+                }
+            }
+            t
+        })
+        .collect()
+});
 
 /// Page width for `cols` cells at `advance` pixels: the 4 px margins, and
 /// the last glyph's overhang when cells are narrower than glyphs.

@@ -49,13 +49,37 @@ pub fn paginate(lines: &[String], max_lines: usize, budget: usize) -> Vec<std::o
 }
 
 /// `f` of every item, in order, the items shared out in runs among the
-/// cores (one page per core is in memory at a time).
+/// cores (one page per core is in memory at a time). The pages are the
+/// same whatever the number of threads: each is a function of its item.
 fn each_page<T: Sync>(items: &[T], f: impl Fn(&T) -> Page + Sync) -> Vec<Page> {
-    let parts = crate::par::workers();
+    let parts = threads::get();
     crate::par::map_chunks(items, parts, |run| run.iter().map(&f).collect::<Vec<_>>())
         .into_iter()
         .flatten()
         .collect()
+}
+
+/// The threads pages are drawn on: every core ([`crate::par::workers`]),
+/// or in tests any number the calling thread sets.
+pub(super) mod threads {
+    #[cfg(test)]
+    thread_local! {
+        static SET: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+    }
+
+    pub(in crate::pixel) fn get() -> usize {
+        #[cfg(test)]
+        if let Some(n) = SET.with(|s| s.get()) {
+            return n;
+        }
+        crate::par::workers()
+    }
+
+    /// Draws pages on `n` threads on this thread from now on.
+    #[cfg(test)]
+    pub(in crate::pixel) fn set(n: usize) {
+        SET.with(|s| s.set(Some(n)));
+    }
 }
 
 /// Single-layer pages (§4.2): wrap, page, and draw each page with the

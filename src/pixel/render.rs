@@ -326,6 +326,51 @@ mod tests {
         assert_eq!(est_tokens(13, 16), 2);
     }
 
+    /// Pages are the same, bytes included, on one thread and on several
+    /// (more threads than this machine has cores, too), for every layout
+    /// path.
+    #[test]
+    fn pages_do_not_depend_on_the_thread_count() {
+        let text: String = (0..3000)
+            .map(|i| {
+                format!(
+                    "line {i}: the quick brown fox {} jumps\n",
+                    "x".repeat(i % 97)
+                )
+            })
+            .collect();
+        let options = [
+            Options::default(),
+            Options {
+                density: Density::Conservative,
+                ..Options::default()
+            },
+            Options {
+                density: Density::Max,
+                ..Options::default()
+            },
+            Options {
+                multicol: 3,
+                cols: Some(80),
+                ..Options::default()
+            },
+            Options {
+                dense: true,
+                reflow: false,
+                ..Options::default()
+            },
+        ];
+        for opts in options {
+            let mut runs = [1, 3, 7].map(|n| {
+                super::super::layout::threads::set(n);
+                render(&text, &opts).unwrap()
+            });
+            assert!(runs[0].len() >= 3, "{opts:?} made {} pages", runs[0].len());
+            let one = std::mem::take(&mut runs[0]);
+            assert!(runs.iter().skip(1).all(|r| *r == one), "{opts:?}");
+        }
+    }
+
     #[test]
     fn level_geometry() {
         assert_eq!(Density::Conservative.cols_for(1568), 312);

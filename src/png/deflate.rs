@@ -92,6 +92,11 @@ impl Chain {
     }
 }
 
+thread_local! {
+    /// The deflater this thread finished last, for its next stream.
+    static SPARE: std::cell::Cell<Option<Deflater>> = const { std::cell::Cell::new(None) };
+}
+
 /// A streaming deflate compressor; each [`Deflater::write`] is one of
 /// Go's `Write` calls, which matters for where the window refills.
 pub(super) struct Deflater {
@@ -121,6 +126,13 @@ pub(super) struct Deflater {
     long_inserted: usize,
     /// [`LONG_STEPS`], smaller in tests that exercise the way back.
     long_steps: u32,
+    /// Positions inserted as runs ([`Deflater::insert_run`]) and by a
+    /// catch-up of lagging long chains: the tests check that both ways
+    /// were taken.
+    #[cfg(test)]
+    runs_inserted: usize,
+    #[cfg(test)]
+    caught_up: usize,
     /// Positions below this are stored relative to it (moved forward when
     /// the window slides far, like Go's `hashOffset`).
     hash_base: usize,
@@ -202,6 +214,12 @@ fn hash_mid(a: u64) -> usize {
     (a.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - LONG_BITS)) as usize
 }
 
+/// Whether 16 bytes (as [`sixteen`] reads them) are one byte repeated.
+#[inline(always)]
+fn is_run((a, b): (u64, u64)) -> bool {
+    a == b && a == (a as u8 as u64).wrapping_mul(0x0101_0101_0101_0101)
+}
+
 /// One search's best match so far, and the rule that improves it (spec
 /// §7.4 *Search*).
 struct Best {
@@ -209,7 +227,8 @@ struct Best {
     dist: usize,
     /// The cursor's 4 bytes that end at index `len`.
     tail: u32,
-    /// Stop at a match this long.
+    /// Stop at a match this long: `nice`, or less when no candidate can
+    /// be longer.
     nice: usize,
     /// Compare at most this many bytes.
     look: usize,
@@ -251,6 +270,30 @@ struct Cursor {
     rank: u32,
 }
 
+/// How a walk along a [`LONG`] or [`MID`] chain ended.
+enum Walk {
+    /// It found the search's result.
+    Settled,
+    /// No candidate of the search shares the chain's length with the
+    /// cursor: the result is shorter.
+    NoneShares,
+    /// Hash collisions made the chain too long to follow: nothing is
+    /// known.
+    GaveUp,
+}
+
+impl Walk {
+    /// The end of a walk that reached the last candidate it could:
+    /// settled when some candidate shared the chain's length.
+    fn ended(found: bool) -> Walk {
+        if found {
+            Walk::Settled
+        } else {
+            Walk::NoneShares
+        }
+    }
+}
+
 impl Deflater {
     pub(super) fn new() -> Deflater {
         Deflater {
@@ -266,6 +309,10 @@ impl Deflater {
             mid: Chain::new(),
             long_inserted: 0,
             long_steps: LONG_STEPS,
+            #[cfg(test)]
+            runs_inserted: 0,
+            #[cfg(test)]
+            caught_up: 0,
             hash_base: 0,
             length: MIN_MATCH - 1,
             dist: 0,
@@ -302,11 +349,50 @@ impl Deflater {
 
     /// Ends the stream: the rest of the tokens, then an empty final stored
     /// block. Returns the raw deflate bytes and where stored payloads lie.
+    /// The deflater is kept for this thread's next stream
+    /// ([`Deflater::take`]).
     pub(super) fn finish(mut self) -> BitWriter {
         self.step(true);
         self.w.stored_header(0, true);
         self.w.align();
-        self.w
+        let w = std::mem::take(&mut self.w);
+        SPARE.with(|s| s.set(Some(self)));
+        w
+    }
+
+    /// A deflater for a new stream: the one this thread finished last,
+    /// reset (its tables are reused, not allocated and zeroed by the
+    /// kernel again), or a new one.
+    pub(super) fn take() -> Deflater {
+        match SPARE.with(|s| s.take()) {
+            Some(mut d) => {
+                d.reset();
+                d
+            }
+            None => Deflater::new(),
+        }
+    }
+
+    /// The state of [`Deflater::new`]. Only the chain heads are cleared:
+    /// a link is read only for a position this stream has inserted.
+    fn reset(&mut self) {
+        self.head.fill(0);
+        self.long.head.fill(0);
+        self.mid.head.fill(0);
+        self.base = 0;
+        self.end = 0;
+        self.p = 0;
+        self.inserted = 0;
+        self.evicted = 0;
+        self.long_inserted = 0;
+        self.hash_base = 0;
+        self.length = MIN_MATCH - 1;
+        self.dist = 0;
+        self.pending = false;
+        self.tokens.clear();
+        self.block_start = Some(0);
+        self.w = BitWriter::default();
+        self.long_steps = LONG_STEPS;
     }
 
     #[inline]
@@ -321,36 +407,110 @@ impl Deflater {
     }
 
     /// Inserts the positions from where the chains stop up to `until`
-    /// (exclusive) into them, in order: into both while the positions
-    /// have [`LONG`] bytes, into the 4-byte chains alone after that (only
-    /// near the end of the stream, where the long chains are not read).
+    /// (exclusive) into them, in order. A position enters the [`LONG`]
+    /// and [`MID`] chains once its [`LONG`] bytes are in the window: those
+    /// chains may lag a few positions behind the 4-byte chains near the
+    /// end of the buffered data, and catch up here on the next call (a
+    /// search reads them only for cursors with [`LONG`] bytes of
+    /// lookahead, whose chains are complete by then).
     fn insert_until(&mut self, until: usize) {
         let (base, win) = (self.base, &*self.win);
-        let mut s = self.stored(self.inserted) as u32;
-        if self.long_inserted == self.inserted {
-            let both = until.min((self.end + 1).saturating_sub(LONG));
-            for pos in self.inserted..both {
+        let both = until.min((self.end + 1).saturating_sub(LONG));
+        let lag_end = self.inserted.min(both);
+        if self.long_inserted < lag_end {
+            let hash_base = self.hash_base;
+            for pos in self.long_inserted..lag_end {
                 let key = sixteen(win, pos - base);
+                let s = (pos + 1 - hash_base) as u32;
+                self.long.insert(hash_long(key), pos, s);
+                self.mid.insert(hash_mid(key.0), pos, s);
+            }
+            #[cfg(test)]
+            {
+                self.caught_up += lag_end - self.long_inserted;
+            }
+            self.long_inserted = lag_end;
+        }
+        if self.long_inserted == self.inserted {
+            let mut pos = self.inserted;
+            while pos < both {
+                let win = &*self.win;
+                let i = pos - base;
+                let key = sixteen(win, i);
+                if i > 0 && is_run(key) && win[i - 1] == key.0 as u8 {
+                    // The position before has the same 16 bytes, and so
+                    // have the ones after while the run lasts.
+                    let mut stop = pos + 1;
+                    while stop + 8 <= both
+                        && u64::from_le_bytes(
+                            win[stop - base + LONG - 1..stop - base + LONG + 7]
+                                .try_into()
+                                .unwrap(),
+                        ) == key.0
+                    {
+                        stop += 8;
+                    }
+                    while stop < both && win[stop - base + LONG - 1] == key.0 as u8 {
+                        stop += 1;
+                    }
+                    self.insert_run(pos, stop, key);
+                    pos = stop;
+                    continue;
+                }
+                let s = self.stored(pos) as u32;
                 let h = hash4(key.0);
                 let old = self.head[h];
                 self.links[pos & RING] = old;
                 self.head[h] = (old & !POS).wrapping_add(COUNT_ONE) | s as Entry;
                 self.long.insert(hash_long(key), pos, s);
                 self.mid.insert(hash_mid(key.0), pos, s);
-                s += 1;
+                pos += 1;
             }
             self.inserted = self.inserted.max(both);
             self.long_inserted = self.inserted;
         }
+        let (win, hash_base) = (&*self.win, self.hash_base);
         for pos in self.inserted..until {
             let i = pos - base;
             let h = hash4(u32::from_le_bytes(win[i..i + 4].try_into().unwrap()) as u64);
             let old = self.head[h];
             self.links[pos & RING] = old;
-            self.head[h] = (old & !POS).wrapping_add(COUNT_ONE) | s as Entry;
-            s += 1;
+            self.head[h] = (old & !POS).wrapping_add(COUNT_ONE) | (pos + 1 - hash_base) as Entry;
         }
         self.inserted = self.inserted.max(until);
+    }
+
+    /// Inserts the positions `pos..stop`, which all start with the same
+    /// [`LONG`] bytes `key` (one byte repeated) as `pos − 1`, which is in
+    /// the chains already: in every chain each position's link is the one
+    /// before it, so the links are written without reading the heads
+    /// back (the counts go up by one per position).
+    fn insert_run(&mut self, pos: usize, stop: usize, key: (u64, u64)) {
+        let n = stop - pos;
+        let h = hash4(key.0);
+        let old = self.head[h];
+        let s0 = (old & POS) as u32;
+        #[cfg(test)]
+        {
+            assert_eq!(s0 as Entry, self.stored(pos - 1));
+            assert_eq!(self.long.head[hash_long(key)], s0);
+            assert_eq!(self.mid.head[hash_mid(key.0)], s0);
+            self.runs_inserted += n;
+        }
+        const STEP: Entry = COUNT_ONE + 1;
+        for k in 0..n {
+            self.links[(pos + k) & RING] = old.wrapping_add(k as Entry * STEP);
+        }
+        self.head[h] = old.wrapping_add(n as Entry * STEP);
+        for (chain, hc) in [
+            (&mut self.long, hash_long(key)),
+            (&mut self.mid, hash_mid(key.0)),
+        ] {
+            for k in 0..n {
+                chain.links[(pos + k) & RING] = s0 + k as u32;
+            }
+            chain.head[hc] = s0 + n as u32;
+        }
     }
 
     /// Moves `hash_base` up to the window base when positions could
@@ -479,13 +639,29 @@ impl Deflater {
             s_base: self.stored(self.base),
             rank: (chain_head >> 32) as u32,
         };
-        if look < LONG
-            || !(self.walk_chain::<LONG>(&self.long, &mut best, at)
-                || self.walk_chain::<MID>(&self.mid, &mut best, at))
-        {
-            self.walk(&mut best, at, chain_head & POS);
+        let found = |best: Best| (best.len > MIN_MATCH - 1).then_some((best.len, best.dist));
+        if look >= LONG {
+            #[cfg(test)]
+            assert!(
+                self.long_inserted > p,
+                "the long chains lag behind a search"
+            );
+            // A chain that proves no candidate shares its length also
+            // bounds the result: a match one shorter cannot be beaten,
+            // so the search may stop there.
+            match self.walk_chain::<LONG>(&self.long, &mut best, at) {
+                Walk::Settled => return found(best),
+                Walk::NoneShares => best.nice = best.nice.min(LONG - 1),
+                Walk::GaveUp => {}
+            }
+            match self.walk_chain::<MID>(&self.mid, &mut best, at) {
+                Walk::Settled => return found(best),
+                Walk::NoneShares => best.nice = best.nice.min(MID - 1),
+                Walk::GaveUp => {}
+            }
         }
-        (best.len > MIN_MATCH - 1).then_some((best.len, best.dist))
+        self.walk(&mut best, at, chain_head & POS);
+        found(best)
     }
 
     /// The walk over the candidates that share the cursor's first `L`
@@ -493,13 +669,14 @@ impl Deflater {
     /// hash collisions). A position there is one of the
     /// walk's candidates when its rank in the cursor's 4-byte bucket is
     /// within 128 of the cursor's; the first one ranked beyond that ends
-    /// the walk, as the limit would have. True when that settled the
-    /// search (a candidate was found); false when no candidate shares
-    /// `L` bytes (`best` untouched) or the chain ran long with collisions
-    /// (`best` reset), and a shorter chain or the plain walk must decide.
+    /// the walk, as the limit would have. [`Walk::Settled`] when a
+    /// candidate was found; [`Walk::NoneShares`] when no candidate of the
+    /// walk shares `L` bytes (`best` untouched); [`Walk::GaveUp`] when the
+    /// chain ran long with collisions (`best` reset). In the last two a
+    /// shorter chain or the plain walk must decide.
     /// The candidate `MAX_DIST` back is the last: its link is the
     /// cursor's own now.
-    fn walk_chain<const L: usize>(&self, chain: &Chain, best: &mut Best, at: Cursor) -> bool {
+    fn walk_chain<const L: usize>(&self, chain: &Chain, best: &mut Best, at: Cursor) -> Walk {
         let win = &*self.win;
         let key = sixteen(win, at.pw);
         let same = |k: (u64, u64)| {
@@ -513,7 +690,7 @@ impl Deflater {
         let mut v = chain.links[self.p & RING] as Entry;
         for _ in 0..self.long_steps {
             if v < at.s_lo {
-                return best.len >= L;
+                return Walk::ended(best.len >= L);
             }
             let cw = (v - at.s_base) as usize;
             let farthest = at.s_p - v == MAX_DIST as Entry;
@@ -524,21 +701,21 @@ impl Deflater {
                     self.links[(v - 1) as usize & RING]
                 };
                 if at.rank.wrapping_sub((link >> 32) as u32) > CHAIN {
-                    return best.len >= L;
+                    return Walk::ended(best.len >= L);
                 }
                 if best.offer(win, cw, at.pw, (at.s_p - v) as usize) {
-                    return true;
+                    return Walk::Settled;
                 }
             }
             if farthest {
-                return best.len >= L;
+                return Walk::ended(best.len >= L);
             }
             v = chain.links[(v - 1) as usize & RING] as Entry;
         }
         best.len = MIN_MATCH - 1;
         best.dist = 0;
         best.tail = quad(win, at.pw);
-        false
+        Walk::GaveUp
     }
 
     /// The plain walk along the cursor's 4-byte chain from `v`.
@@ -689,6 +866,36 @@ mod tests {
             assert_same(&writes, LONG_STEPS);
             assert_same(&writes, 2);
         }
+    }
+
+    #[test]
+    fn a_reused_deflater_writes_the_oracles_bytes() {
+        // Each stream is compressed by the tables the one before left.
+        let runs = vec![0u8; 100_000];
+        for (seed, width, bpp) in [(21, 900, 3), (22, 1565, 3), (23, 400, 1)] {
+            let mut d = Deflater::take();
+            d.write(&runs);
+            d.finish();
+            let rows = page_rows(seed, width, 12, bpp);
+            let (mut fast, mut plain) = (Deflater::take(), Oracle::new());
+            for r in &rows {
+                fast.write(r);
+                plain.write(r);
+            }
+            assert!(fast.finish().out == plain.finish().out, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn runs_and_lagging_long_chains_take_their_ways() {
+        // A match that reaches the end of the buffered data when the
+        // window slides leaves the long chains behind; runs of zeros go
+        // in by the run way. (The bytes are checked below.)
+        let mut d = Deflater::new();
+        for w in vec![0u8; 200_000].chunks(4_697) {
+            d.write(w);
+        }
+        assert!(d.caught_up > 0 && d.runs_inserted > 0);
     }
 
     #[test]

@@ -107,6 +107,27 @@ impl Rows {
 
     /// The filter byte and the filtered bytes of `row`.
     pub(super) fn next_row(&mut self, row: &[u8]) -> &[u8] {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (checked just above).
+            unsafe { self.next_row_avx2(row) };
+            return &self.out;
+        }
+        self.filter_row(row);
+        &self.out
+    }
+
+    /// [`Rows::filter_row`] compiled for AVX2, whose 32-byte vectors sum
+    /// the costs twice as fast as the baseline's 16-byte ones.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn next_row_avx2(&mut self, row: &[u8]) {
+        self.filter_row(row)
+    }
+
+    /// Chooses the filter of `row` and writes the filtered row to `out`.
+    #[inline(always)]
+    fn filter_row(&mut self, row: &[u8]) {
         let kind = self.choose(row);
         let (bpp, prev) = (self.bpp, &self.prev[..]);
         let out = &mut self.out[1..];
@@ -119,13 +140,13 @@ impl Rows {
         }
         self.out[0] = kind;
         self.prev.copy_from_slice(row);
-        &self.out
     }
 
     /// The filter with the smallest cost, ties to the earlier one in Go's
     /// order. (Go stops summing a filter once it reaches the best so far;
     /// that changes no choice, so every sum is taken whole here, in loops
     /// that vectorise.)
+    #[inline(always)]
     fn choose(&self, row: &[u8]) -> u8 {
         let (bpp, prev) = (self.bpp, &self.prev[..]);
         let costs = [
@@ -148,6 +169,90 @@ impl Rows {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The spec's definition (§7.2), one byte at a time.
+    fn plain(row: &[u8], prev: &[u8], bpp: usize) -> Vec<u8> {
+        let filtered = |kind: u8| -> Vec<u8> {
+            (0..row.len())
+                .map(|i| {
+                    let a = if i >= bpp { row[i - bpp] } else { 0 };
+                    let c = if i >= bpp { prev[i - bpp] } else { 0 };
+                    let b = prev[i];
+                    let pred = match kind {
+                        NONE => 0,
+                        SUB => a,
+                        UP => b,
+                        AVERAGE => ((a as u16 + b as u16) / 2) as u8,
+                        _ => {
+                            let (a, b, c) = (a as i16, b as i16, c as i16);
+                            let (pa, pb, pc) =
+                                ((b - c).abs(), (a - c).abs(), (a + b - 2 * c).abs());
+                            (if pa <= pb && pa <= pc {
+                                a
+                            } else if pb <= pc {
+                                b
+                            } else {
+                                c
+                            }) as u8
+                        }
+                    };
+                    row[i].wrapping_sub(pred)
+                })
+                .collect()
+        };
+        let cost = |f: &[u8]| {
+            f.iter()
+                .map(|&v| (v as i8).unsigned_abs() as u64)
+                .sum::<u64>()
+        };
+        let mut best: Option<(u64, u8, Vec<u8>)> = None;
+        for kind in [UP, PAETH, NONE, SUB, AVERAGE] {
+            let f = filtered(kind);
+            let c = cost(&f);
+            if best.as_ref().is_none_or(|b| c < b.0) {
+                best = Some((c, kind, f));
+            }
+        }
+        let (_, kind, f) = best.unwrap();
+        let mut out = vec![kind];
+        out.extend(f);
+        out
+    }
+
+    /// Both the vector path this CPU takes and the baseline one give the
+    /// spec's filter choice and bytes, on rows of few and of many values.
+    #[test]
+    fn rows_filter_as_the_spec_says() {
+        let mut seed = 7u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (width, bpp, levels) in [(1, 1, 2), (2, 3, 3), (33, 1, 4), (700, 3, 3), (257, 3, 256)] {
+            let stride = width * bpp;
+            let (mut fast, mut base) = (Rows::new(stride, bpp), Rows::new(stride, bpp));
+            let mut prev = vec![0u8; stride];
+            for _ in 0..40 {
+                let row: Vec<u8> = (0..stride)
+                    .map(|_| {
+                        let r = next();
+                        if levels == 256 {
+                            r as u8
+                        } else {
+                            [255, 0, 90, 165][r as usize % levels]
+                        }
+                    })
+                    .collect();
+                let want = plain(&row, &prev, bpp);
+                assert_eq!(fast.next_row(&row), &want[..]);
+                base.filter_row(&row);
+                assert_eq!(base.out, want);
+                prev = row;
+            }
+        }
+    }
 
     #[test]
     fn ties_go_to_up_then_paeth() {

@@ -40,36 +40,78 @@ const CODEGEN_ORDER: [usize; 19] = [
 /// The largest input a stored block can hold.
 const MAX_STORED: usize = 65535;
 
+/// Base match length of each length code (257 + index), RFC 1951.
+const LEN_BASE: [u16; 29] = [
+    3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131,
+    163, 195, 227, 258,
+];
+/// Extra bits of each length code.
+const LEN_EXTRA: [u8; 29] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
+];
+/// Base distance of each distance code, RFC 1951.
+const DIST_BASE: [u16; 30] = [
+    1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537,
+    2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
+];
+
+/// The length code of every match length (index = length, 3..=258).
+static LEN_CODE: [u8; 259] = {
+    let mut t = [0u8; 259];
+    let mut code = 0;
+    let mut len = 3;
+    while len < 259 {
+        while code < 28 && LEN_BASE[code + 1] as usize <= len && len != 258 {
+            code += 1;
+        }
+        t[len] = if len == 258 { 28 } else { code as u8 };
+        len += 1;
+    }
+    t
+};
+
+/// The distance code of distances 1..=256 (index dist − 1), and of the
+/// farther ones by (dist − 1) >> 7 (their codes start at multiples of
+/// 128 + 1).
+static DIST_CODE: [[u8; 256]; 2] = {
+    const fn code_of(dist: usize) -> u8 {
+        let mut code = 0;
+        while code < 29 && DIST_BASE[code + 1] as usize <= dist {
+            code += 1;
+        }
+        code as u8
+    }
+    let mut t = [[0u8; 256]; 2];
+    let mut i = 0;
+    while i < 256 {
+        t[0][i] = code_of(i + 1);
+        t[1][i] = code_of((i << 7) + 1);
+        i += 1;
+    }
+    t
+};
+
 /// Length symbol (257..=285) and its extra bits for a match length.
+#[inline]
 fn length_symbol(len: usize) -> (usize, u32, u32) {
-    const BASE: [u16; 29] = [
-        3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115,
-        131, 163, 195, 227, 258,
-    ];
-    const EXTRA: [u8; 29] = [
-        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
-    ];
-    let code = if len == 258 {
-        28
-    } else {
-        BASE.partition_point(|&b| b as usize <= len) - 1
-    };
+    let code = LEN_CODE[len] as usize;
     (
         257 + code,
-        EXTRA[code] as u32,
-        (len - BASE[code] as usize) as u32,
+        LEN_EXTRA[code] as u32,
+        (len - LEN_BASE[code] as usize) as u32,
     )
 }
 
 /// Distance symbol (0..=29) and its extra bits for a distance.
+#[inline]
 fn dist_symbol(dist: usize) -> (usize, u32, u32) {
-    const BASE: [u16; 30] = [
-        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537,
-        2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
-    ];
-    let code = BASE.partition_point(|&b| b as usize <= dist) - 1;
+    let code = if dist <= 256 {
+        DIST_CODE[0][dist - 1]
+    } else {
+        DIST_CODE[1][(dist - 1) >> 7]
+    } as usize;
     let extra = if code < 4 { 0 } else { (code as u32 - 2) / 2 };
-    (code, extra, (dist - BASE[code] as usize) as u32)
+    (code, extra, (dist - DIST_BASE[code] as usize) as u32)
 }
 
 /// Fixed code length of a literal/length symbol (RFC 1951 §3.2.6).
@@ -194,23 +236,28 @@ pub(super) struct BitWriter {
 }
 
 impl BitWriter {
+    /// Appends the `n` low bits of `value` (`n` ≤ 32), whole 32-bit
+    /// words at a time.
+    #[inline]
     pub(super) fn bits(&mut self, value: u32, n: u32) {
         self.bits |= (value as u64) << self.nbits;
         self.nbits += n;
-        while self.nbits >= 8 {
-            self.out.push(self.bits as u8);
-            self.bits >>= 8;
-            self.nbits -= 8;
+        if self.nbits >= 32 {
+            self.out
+                .extend_from_slice(&(self.bits as u32).to_le_bytes());
+            self.bits >>= 32;
+            self.nbits -= 32;
         }
     }
 
-    /// Pads to a byte boundary with zero bits.
+    /// Writes the pending bits and pads to a byte boundary with zero bits.
     pub(super) fn align(&mut self) {
-        if self.nbits > 0 {
+        while self.nbits > 0 {
             self.out.push(self.bits as u8);
-            self.bits = 0;
-            self.nbits = 0;
+            self.bits >>= 8;
+            self.nbits = self.nbits.saturating_sub(8);
         }
+        self.bits = 0;
     }
 
     fn raw(&mut self, bytes: &[u8]) {
@@ -470,6 +517,20 @@ mod tests {
         assert_eq!(dist_symbol(1), (0, 0, 0));
         assert_eq!(dist_symbol(5), (4, 1, 0));
         assert_eq!(dist_symbol(32768), (29, 13, 8191));
+        // The tables agree with the code bases everywhere: each length and
+        // distance falls in its code's range, below the next code's base.
+        for len in 3..=258 {
+            let (sym, extra, value) = length_symbol(len);
+            let code = sym - 257;
+            assert_eq!(LEN_BASE[code] as usize + value as usize, len);
+            assert!(value < 1 << extra || (len == 258 && extra == 0));
+            assert!(code == 28 || len < LEN_BASE[code + 1] as usize || len == 258);
+        }
+        for dist in 1..=32768 {
+            let (code, extra, value) = dist_symbol(dist);
+            assert_eq!(DIST_BASE[code] as usize + value as usize, dist);
+            assert!(value < 1 << extra);
+        }
     }
 
     #[test]

@@ -104,7 +104,7 @@ struct ZlibStream {
 impl ZlibStream {
     fn new() -> ZlibStream {
         ZlibStream {
-            deflater: Deflater::new(),
+            deflater: Deflater::take(),
             adler: Adler32::default(),
         }
     }
@@ -264,7 +264,7 @@ impl Adler32 {
 /// Raw deflate of `writes`, each one of Go's `Write` calls: for the fuzz
 /// target and the property tests, which inflate it back.
 pub fn deflate(writes: &[&[u8]]) -> Vec<u8> {
-    let mut d = Deflater::new();
+    let mut d = Deflater::take();
     for w in writes {
         d.write(w);
     }
