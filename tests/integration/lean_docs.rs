@@ -117,7 +117,7 @@ fn a_story_in_a_layout_table_is_the_page() {
 /// figures, boilerplate sections, a short and a long example, and a
 /// small table.
 fn readme() -> String {
-    let mut doc = String::from("# fastq\n\nA tool that reads queue files. It was started as a weekend project and grew from there over the years with help from many people.\n\n## Limits\n\n");
+    let mut doc = String::from("# fastq\n\nA tool that reads queue files. It was started as a weekend project and grew from there over the years with help from many people.\n\n# Contents\n\n- [Limits](#limits)\n- [Usage](#usage)\n- [License](#license)\n- [Contributors](#contributors)\n- [Thanks](#thanks)\n\n## Limits\n\n");
     doc.push_str("The reader streams every record it meets. It was written with the usual care for the edge cases that readers of such files meet in practice. Records must not exceed 64 MiB each. Older versions of the format go through the compatibility layer of the crate. The default buffer is 8 KiB and can be raised with `--buffer`. Readers that are slow are not the tool's concern here.\n\n");
     for k in 0..12 {
         doc.push_str(&format!("Section {k} of the text goes on about the history of the project in some detail. It tells how the maintainers met and what they had for lunch on the day of the first release. Nothing in it is of use to a reader who wants to run the tool.\n\n"));
@@ -150,6 +150,10 @@ fn rules_and_figures_stay_while_boilerplate_folds() {
     // The chatter does not.
     assert!(!v.contains("what they had for lunch"), "{v}");
     assert!(!v.contains("usual care for the edge cases"), "{v}");
+    // A table of contents folds, and the sections under it stay.
+    assert!(v.contains("# Contents"), "{v}");
+    assert!(!v.contains("[Usage](#usage)"), "{v}");
+    assert!(v.contains("## Limits") && v.contains("## Usage"), "{v}");
     // Boilerplate: one marker each that names it and counts its lines.
     assert!(v.contains("## License"), "{v}");
     assert!(!v.contains("Permission is hereby granted"), "{v}");

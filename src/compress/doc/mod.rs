@@ -519,13 +519,19 @@ impl<'d, 'a> Plan<'d, 'a> {
         self.next = b.end;
         let r = b.start..b.end;
         if b.kind == Kind::Heading {
-            let lvl = level(self.doc, &b);
+            let name = boiler::section(self.line(b.start));
+            // A table of contents ends at the next heading, whatever its
+            // level (the document's sections may sit under it).
+            let lvl = match name {
+                Some("table of contents") => 0,
+                _ => level(self.doc, &b),
+            };
             let ends = |l: usize| lvl == 0 || l == 0 || lvl <= l;
             if self.fold.is_some_and(|(l, _)| ends(l)) {
                 self.fold = None;
             }
             self.push_same(r, "heading");
-            if let Some(name) = boiler::section(self.line(b.start)) {
+            if let Some(name) = name {
                 let ends = |h: &Block| {
                     h.kind == Kind::Heading && {
                         let l = level(self.doc, h);
@@ -751,11 +757,13 @@ impl<'d, 'a> Plan<'d, 'a> {
         let Some(end) = first_sentence(self.doc.range(r.clone()), from) else {
             return (s..e).for_each(|i| self.keep_prose(i, reason));
         };
+        // What a cut could hide, link targets folded (they go anyway).
         let k = s + end.line;
-        let rest: usize = self.line(k)[end.at..].trim().len()
+        let size = |l: &str| fold_links(l.trim()).0.len();
+        let rest: usize = size(&self.line(k)[end.at..])
             + (k + 1..e)
                 .filter(|&i| self.must(i).is_none())
-                .map(|i| self.line(i).trim().len())
+                .map(|i| size(self.line(i)))
                 .sum::<usize>();
         if self.whole || rest < MIN_CUT {
             return (s..e).for_each(|i| self.keep_prose(i, reason));

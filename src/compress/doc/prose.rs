@@ -150,9 +150,9 @@ static NORMATIVE: LazyLock<Regex> = LazyLock::new(|| {
     ))
     .expect("normative pattern")
 });
-/// A figure: a number with its unit, an amount of money, a version, a
-/// command-line option or an inline code span (a command, a name, a
-/// value).
+/// A figure: a number with its unit or a count of things, an amount of
+/// money, a version, a command-line option or an inline code span (a
+/// command, a name, a value).
 static FIGURE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"(?i)\b\d+([.,]\d+)*\s?(%|percent|[kmgtp]i?b(/s)?|bytes?|bits?|ms|µs|us|ns|s|secs?",
@@ -161,6 +161,8 @@ static FIGURE: LazyLock<Regex> = LazyLock::new(|| {
         r"|columns?|threads?|cores?|cpus?|requests?|connections?|retries|attempts|mm|cm|km",
         r"|kg|lbs?|usd|eur|dollars?)\b",
         r"|[$\u{20ac}\u{a3}]\s?\d|\d\s?\u{b0}[CF]",
+        // A count of things: `17 faults`, `32 data nodes`.
+        r"|(^|[\s(])\d+([.,]\d+)*\s+[a-z]{3,}",
         r"|\bv?\d+\.\d+\.\d+|\bv\d+(\.\d+)?\b",
         r"|\b(version|release|python|node|go|rust|java|php|ruby)\s+\d+(\.\d+)*",
         r"|`[^`]+`|(^|\s)--?[a-zA-Z][\w-]*[=\s]",
@@ -396,7 +398,9 @@ mod tests {
         assert!(key_sentence("Run `make install` first."));
         assert!(key_sentence("Pass --verbose to see more."));
         assert!(key_sentence("Upgrade to 1.4.2 now."));
+        assert!(key_sentence("There are 17 faults we have injected."));
         assert!(!key_sentence("This crate is a joy to use."));
+        assert!(!key_sentence("Published in Proc. SOSP, 2009."));
         let t = "One two. Three four must. Five six";
         let s: Vec<&str> = sentences(t).into_iter().map(|r| &t[r]).collect();
         assert_eq!(s, ["One two.", "Three four must.", "Five six"]);
