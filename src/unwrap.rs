@@ -19,8 +19,13 @@ const MAX_GUTTER_DIGITS: usize = 12;
 /// One peeled layer.
 #[derive(Debug, Clone)]
 pub enum Wrapper {
-    /// Line-number gutter: the unwrapped source and one number per line.
-    Gutter { source: Vec<u8>, numbers: Vec<u64> },
+    /// Line-number gutter: the unwrapped source and one number per line;
+    /// under lean also the gutter's own form, which the view keeps.
+    Gutter {
+        source: Vec<u8>,
+        numbers: Vec<u64>,
+        form: Option<GutterForm>,
+    },
     /// `<file …>` wrapper: bytes before and after the inner body.
     File { prefix: Vec<u8>, suffix: Vec<u8> },
     /// Lines ended by a lone CR (lean): the body is read with LFs.
@@ -38,17 +43,31 @@ impl Wrapper {
     }
 }
 
+/// How a gutter was written (lean): the separator after its numbers
+/// (numbers are written without their padding, which costs tokens).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GutterForm {
+    sep: Vec<u8>,
+}
+
 /// Peels up to `MAX_LAYERS` wrappers, outermost first. The body borrows
 /// the input when nothing was peeled.
 pub fn unwrap(input: &[u8]) -> (std::borrow::Cow<'_, [u8]>, Vec<Wrapper>) {
+    peel(input, false)
+}
+
+/// [`unwrap`]; `lean` keeps each gutter's form for [`rewrap`].
+fn peel(input: &[u8], lean: bool) -> (std::borrow::Cow<'_, [u8]>, Vec<Wrapper>) {
     use std::borrow::Cow;
     let mut body: Cow<'_, [u8]> = Cow::Borrowed(input);
     let mut layers = Vec::new();
     for _ in 0..MAX_LAYERS {
         if let Some((source, numbers)) = parse_listing(&body) {
+            let form = lean.then(|| gutter_form(&body)).flatten();
             layers.push(Wrapper::Gutter {
                 source: source.clone(),
                 numbers,
+                form,
             });
             body = Cow::Owned(source);
         } else if let Some((prefix, inner, suffix)) = parse_file_wrapper(&body) {
@@ -76,7 +95,7 @@ pub fn unwrap_as(
     input: &[u8],
     profile: crate::profile::Profile,
 ) -> (std::borrow::Cow<'_, [u8]>, Vec<Wrapper>) {
-    let (body, mut layers) = unwrap(input);
+    let (body, mut layers) = peel(input, profile.is_lean());
     if !profile.is_lean() || !cr_only(&body) {
         return (body, layers);
     }
@@ -99,7 +118,16 @@ fn cr_only(body: &[u8]) -> bool {
 pub fn rewrap(mut out: Vec<u8>, layers: &[Wrapper]) -> Vec<u8> {
     for w in layers.iter().rev() {
         out = match w {
-            Wrapper::Gutter { source, numbers } => restore_gutter(&out, source, numbers),
+            Wrapper::Gutter {
+                source,
+                numbers,
+                form: None,
+            } => restore_gutter(&out, source, numbers),
+            Wrapper::Gutter {
+                source,
+                numbers,
+                form: Some(form),
+            } => restore_lean_gutter(&out, source, numbers, form),
             Wrapper::File { prefix, suffix } => {
                 let mut v = Vec::with_capacity(prefix.len() + out.len() + suffix.len());
                 v.extend_from_slice(prefix);
@@ -244,6 +272,94 @@ fn restore_gutter(out: &[u8], source: &[u8], numbers: &[u64]) -> Vec<u8> {
     result
 }
 
+/// The form of the first numbered line's gutter.
+fn gutter_form(body: &[u8]) -> Option<GutterForm> {
+    let line = body.split(|&b| b == b'\n').find(|l| gutter(l).is_some())?;
+    let rest = {
+        let t = line.trim_ascii_start();
+        &t[t.iter().take_while(|b| b.is_ascii_digit()).count()..]
+    };
+    let sep: &[u8] = if rest.starts_with(b" | ") {
+        b" | "
+    } else if rest.starts_with(b": ") {
+        b": "
+    } else {
+        b"\t"
+    };
+    Some(GutterForm { sep: sep.to_vec() })
+}
+
+/// A line starts a run of source lines when this many lines of the view,
+/// it among them, follow one another in the source.
+const RUN_ANCHOR: usize = 3;
+
+/// Puts the gutter back on a lean view in its own form: a line the view
+/// kept from the source gets its number, any other line (a marker, a
+/// rewritten line) a blank gutter, so no number points at a line it is
+/// not. A line is the source's line when it follows a traced line
+/// directly, occurs only once in the rest of the source, or starts a run
+/// of [`RUN_ANCHOR`] lines that follow one another there. When fewer than
+/// half the lines trace, the view goes without a gutter.
+fn restore_lean_gutter(out: &[u8], source: &[u8], numbers: &[u64], form: &GutterForm) -> Vec<u8> {
+    let (src_lines, _) = split_lines(source);
+    if src_lines.len() > numbers.len() || numbers.is_empty() {
+        return out.to_vec();
+    }
+    let mut last: rustc_hash::FxHashMap<&[u8], usize> = Default::default();
+    for (i, l) in src_lines.iter().enumerate() {
+        last.insert(l, i);
+    }
+    // Whether the source line had a number of its own (blank lines
+    // without a gutter carry the number before them).
+    let numbered = |pos: usize| numbers[pos] != if pos == 0 { 0 } else { numbers[pos - 1] };
+    let (out_lines, trailing) = split_lines(out);
+    let (mut cursor, mut follows) = (0usize, false);
+    let (mut tracked, mut traced) = (0usize, 0usize);
+    let mut result = Vec::with_capacity(out.len() + out_lines.len() * 8);
+    for (i, line) in out_lines.iter().enumerate() {
+        let mut number = None;
+        let pos = src_lines
+            .get(cursor..)
+            .and_then(|rest| rest.iter().position(|s| s == line))
+            .map(|off| cursor + off);
+        if let Some(pos) = pos {
+            let unique = last.get(line) == Some(&pos);
+            // A run of lines the same as the source's from `pos` on.
+            let run = (1..RUN_ANCHOR).all(|k| {
+                out_lines.get(i + k).is_some() && out_lines.get(i + k) == src_lines.get(pos + k)
+            });
+            if (pos == cursor && follows) || unique || run {
+                cursor = pos + 1;
+                number = numbered(pos).then_some(numbers[pos]);
+                follows = true;
+            } else {
+                follows = false;
+            }
+        } else {
+            follows = false;
+        }
+        if !is_blank(line) {
+            tracked += 1;
+            traced += usize::from(follows);
+        }
+        if i > 0 {
+            result.push(b'\n');
+        }
+        if let Some(n) = number {
+            result.extend_from_slice(n.to_string().as_bytes());
+        }
+        result.extend_from_slice(&form.sep);
+        result.extend_from_slice(line);
+    }
+    if trailing {
+        result.push(b'\n');
+    }
+    if tracked > 0 && 2 * traced < tracked {
+        return out.to_vec();
+    }
+    result
+}
+
 fn count_occurrences(hay: &[u8], needle: &[u8]) -> usize {
     memchr::memmem::find_iter(hay, needle).count()
 }
@@ -354,6 +470,38 @@ mod tests {
         );
         let bare = restore_gutter(b"alpha\nX\nY\nZ", source, &numbers);
         assert_eq!(bare, b"alpha\nX\nY\nZ");
+    }
+
+    #[test]
+    fn lean_gutter_numbers_only_the_lines_it_kept() {
+        use crate::profile::Profile;
+        let input: String = [
+            "diff --git a/x b/x",
+            "--- a/x",
+            "+++ b/x",
+            "@@ -1,9 +1,9 @@",
+            " a",
+            " b",
+            " c",
+            "-d",
+            "+D",
+            " e",
+            " f",
+            " g",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, l)| format!("{:>4} | {l}\n", i + 1))
+        .collect();
+        let (body, layers) = unwrap_as(input.as_bytes(), Profile::Lean);
+        assert!(body.starts_with(b"diff --git"));
+        let view =
+            "… note …\ndiff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -3,3 +3,3 @@\n c\n-d\n+D\n e\n";
+        let got = String::from_utf8(rewrap(view.as_bytes().to_vec(), &layers)).unwrap();
+        assert_eq!(
+            got,
+            " | … note …\n1 | diff --git a/x b/x\n2 | --- a/x\n3 | +++ b/x\n | @@ -3,3 +3,3 @@\n7 |  c\n8 | -d\n9 | +D\n10 |  e\n"
+        );
     }
 
     #[test]

@@ -189,6 +189,29 @@ pub(super) fn indent(l: &str) -> usize {
     col
 }
 
+/// A heading block's level: `#` marks, a setext underline (`=` 1, `-`
+/// 2), an HTML `<hN>`; 0 when the document does not say (an underline of
+/// other characters, a man page's section, a version line).
+pub(super) fn level(doc: &Lines<'_>, b: &Block) -> usize {
+    let l = doc.line(b.start).trim_start();
+    if ATX.is_match(l) || OUTLINE.is_match(l) {
+        let mark = if l.starts_with('#') { '#' } else { '*' };
+        return l.chars().take_while(|&c| c == mark).count();
+    }
+    if HTML_HEADING.is_match(l) {
+        return l.get(2..3).and_then(|d| d.parse().ok()).unwrap_or(0);
+    }
+    if b.end == b.start + 2 {
+        let u = doc.line(b.start + 1).trim_start();
+        return match u.chars().next() {
+            Some('=') => 1,
+            Some('-') => 2,
+            _ => 0,
+        };
+    }
+    0
+}
+
 pub(super) fn is_list_item(l: &str) -> bool {
     LIST_ITEM.is_match(l)
 }

@@ -7,13 +7,20 @@
 //!   a short line with an indented body) with the first sentence of its
 //!   body;
 //! - the first sentence of every paragraph and of every list item (each
-//!   line of a document written one paragraph a line);
+//!   line of a document written one paragraph a line), and every later
+//!   sentence that states a rule (must, should, never, required, the
+//!   default) or holds a figure (a number with its unit, a version, a
+//!   command, an option); a document with little prose keeps all of it;
 //! - lines with problem words, command lines (`$ …`) and query hits,
 //!   wherever they are (in addition to the skeleton: prose is never
 //!   reduced to the lines that mention an error);
-//! - short code blocks whole; a longer example keeps its fences and first
-//!   line, a code block that shows an error stays whole;
-//! - tables by the lean table rules.
+//! - code blocks of up to 12 lines whole; a longer example keeps its
+//!   fences, its first and last lines, and a code block that shows an
+//!   error stays whole;
+//! - tables of up to 20 rows whole, longer ones by the lean table rules;
+//! - boilerplate folds to one marker that names it: the body of a
+//!   licence, copyright, authors or contributors, code of conduct, "Status
+//!   of This Memo" or contents section, and a licence's text.
 //!
 //! What goes first: examples, link reference definitions, markup and
 //! badges, tables of contents, and the targets of inline links (`[text](…)`).
@@ -24,6 +31,7 @@
 //! are resolved first.
 
 mod blocks;
+mod boiler;
 mod fit;
 mod prose;
 
@@ -32,9 +40,11 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use self::blocks::{indent, is_list_item, item_text_start, term_like, Block, Kind, Reader, Shape};
+use self::blocks::{
+    indent, is_list_item, item_text_start, level, term_like, Block, Kind, Reader, Shape,
+};
 use self::fit::{emit, fit};
-use self::prose::{fold_links, words};
+use self::prose::{amount, fold_links, key_sentence, sentences};
 use super::shared::lines::Lines;
 use super::text::fence;
 use super::{Compressed, Decline, Trace};
@@ -46,11 +56,23 @@ const MIN_BYTES: usize = 600;
 /// A cut must hide at least this many bytes: a marker costs about ten
 /// tokens.
 const MIN_CUT: usize = 120;
-/// A line is cut inside (the rest of it counted in words) only when what
-/// follows its first sentence is at least this long; else it stays whole.
-const MIN_MID_CUT: usize = 24;
 /// Code blocks of at most this many non-blank lines stay whole.
-const SHORT_CODE: usize = 3;
+const SHORT_CODE: usize = 12;
+/// A longer code block keeps this many lines at its head and
+/// [`TAIL_CODE`] at its end.
+const HEAD_CODE: usize = 6;
+const TAIL_CODE: usize = 3;
+/// Tables of at most this many data rows stay whole.
+const SHORT_TABLE: usize = 20;
+/// A document with at most this much prose (bytes of paragraphs and list
+/// items) keeps all of it.
+const WHOLE_PROSE: usize = 2400;
+/// A run of sentences shorter than this (bytes) costs less than its
+/// marker: it stays.
+const MIN_GAP: usize = 60;
+/// A boilerplate section of at most this many non-blank lines is read as
+/// any other.
+const BOILER_LINES: usize = 4;
 /// A code block that shows an error stays whole up to this many lines.
 const ERROR_CODE: usize = 40;
 /// Query hits kept.
@@ -112,9 +134,17 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
         return Ok(Compressed::traced(lean::join(&doc, &pieces), trace));
     }
     let hits = query_hits(&doc, query);
+    let blocks: Vec<Block> = Reader::new(&doc, &shape).collect();
+    let prose: usize = blocks
+        .iter()
+        .filter(|b| matches!(b.kind, Kind::Paragraph | Kind::List))
+        .flat_map(|b| doc.range(b.start..b.end))
+        .map(|l| l.trim().len())
+        .sum();
     let mut plan = Plan::new(&doc, &hits, budget.is_some());
-    for b in Reader::new(&doc, &shape) {
-        plan.block(b);
+    plan.whole = prose <= WHOLE_PROSE;
+    for (k, b) in blocks.iter().enumerate() {
+        plan.block(*b, &blocks[k + 1..]);
     }
     let (mut items, links) = plan.finish();
     let mut unfit = None;
@@ -225,6 +255,7 @@ struct Gap {
     link_defs: usize,
     markup: usize,
     toc: usize,
+    boiler: Option<&'static str>,
 }
 
 /// What a dropped range is.
@@ -236,6 +267,8 @@ enum What {
     LinkDefs,
     Markup,
     Toc,
+    /// Boilerplate, by name.
+    Boiler(&'static str),
 }
 
 impl Gap {
@@ -244,8 +277,13 @@ impl Gap {
         let mut parts = Vec::new();
         let plural =
             |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-        if self.examples > 0 {
-            parts.push(plural(self.examples, "example", "examples"));
+        if let Some(name) = self.boiler {
+            parts.push(name.to_string());
+        }
+        match self.examples {
+            0 => {}
+            1 => parts.push("part of an example".to_string()),
+            n => parts.push(format!("parts of {n} examples")),
         }
         if self.link_defs > 0 {
             parts.push(plural(
@@ -289,6 +327,11 @@ struct Plan<'d, 'a> {
     /// The next line no block has covered.
     next: usize,
     links: usize,
+    /// A document with little prose: no sentence is cut.
+    whole: bool,
+    /// Inside boilerplate: the level of its heading (0: any heading ends
+    /// it) and its name.
+    fold: Option<(usize, &'static str)>,
 }
 
 impl<'d, 'a> Plan<'d, 'a> {
@@ -302,6 +345,8 @@ impl<'d, 'a> Plan<'d, 'a> {
             held: None,
             next: 0,
             links: 0,
+            whole: false,
+            fold: None,
         }
     }
 
@@ -424,6 +469,7 @@ impl<'d, 'a> Plan<'d, 'a> {
             What::LinkDefs => self.gap.link_defs += r.len(),
             What::Markup => self.gap.markup += r.len(),
             What::Toc => self.gap.toc += 1,
+            What::Boiler(name) => self.gap.boiler = Some(name),
         }
     }
 
@@ -465,12 +511,54 @@ impl<'d, 'a> Plan<'d, 'a> {
         }
     }
 
-    fn block(&mut self, b: Block) {
+    /// Block `b`; `after` are the blocks that follow it.
+    fn block(&mut self, b: Block, after: &[Block]) {
         for i in self.next..b.start {
             self.blank(i);
         }
         self.next = b.end;
         let r = b.start..b.end;
+        if b.kind == Kind::Heading {
+            let name = boiler::section(self.line(b.start));
+            // A table of contents ends at the next heading, whatever its
+            // level (the document's sections may sit under it).
+            let lvl = match name {
+                Some("table of contents") => 0,
+                _ => level(self.doc, &b),
+            };
+            let ends = |l: usize| lvl == 0 || l == 0 || lvl <= l;
+            if self.fold.is_some_and(|(l, _)| ends(l)) {
+                self.fold = None;
+            }
+            self.push_same(r, "heading");
+            if let Some(name) = name {
+                let ends = |h: &Block| {
+                    h.kind == Kind::Heading && {
+                        let l = level(self.doc, h);
+                        l == 0 || lvl == 0 || l <= lvl
+                    }
+                };
+                let body: usize = after
+                    .iter()
+                    .take_while(|h| !ends(h))
+                    .flat_map(|h| self.doc.range(h.start..h.end))
+                    .filter(|l| !l.trim().is_empty())
+                    .count();
+                if body > BOILER_LINES {
+                    self.fold = Some((lvl, name));
+                }
+            }
+            return;
+        }
+        if self.fold.is_none()
+            && b.kind == Kind::Paragraph
+            && boiler::licence_text(self.line(b.start))
+        {
+            self.fold = Some((0, "licence text"));
+        }
+        if let Some((_, name)) = self.fold {
+            return self.drop_but_hits(r, What::Boiler(name));
+        }
         match b.kind {
             Kind::Heading => self.push_same(r, "heading"),
             Kind::Rule => self.push_same(r, "section rule"),
@@ -528,14 +616,15 @@ impl<'d, 'a> Plan<'d, 'a> {
         let info = self.line(s).trim().trim_start_matches(['`', '~']).trim();
         let patch = fenced && matches!(info, "diff" | "patch" | "udiff");
         let mut first = true;
-        let mut seen_content = false;
         let mut from = body.start;
+        let head = body.start + HEAD_CODE;
+        let tail = body.end.saturating_sub(TAIL_CODE);
         for i in body.clone() {
             let l = self.line(i);
-            let lead = !seen_content && !l.trim().is_empty();
-            seen_content |= lead;
-            let why = if lead {
-                Some("example's first line")
+            let why = if i < head {
+                Some("example's head")
+            } else if i >= tail {
+                Some("example's tail")
             } else if let Some(why) = self.must(i) {
                 Some(why)
             } else if patch && l.starts_with(['+', '-', '@']) {
@@ -565,7 +654,7 @@ impl<'d, 'a> Plan<'d, 'a> {
     fn table(&mut self, r: Range<usize>) {
         let (s, e) = (r.start, r.end);
         let pipe = e > s + 1 && TABLE_RULE.is_match(self.line(s + 1));
-        if !pipe || e - s <= 2 + 8 {
+        if !pipe || e - s <= 2 + SHORT_TABLE {
             return self.push_same(r, "table");
         }
         let cells = |l: &'a str| -> Vec<&'a str> {
@@ -658,47 +747,28 @@ impl<'d, 'a> Plan<'d, 'a> {
     }
 
     /// Lines `r` of prose (a paragraph, an item, a definition's body):
-    /// up to the end of the first sentence (the line it ends on cut there
-    /// when enough follows, with a marker counting the words), then only
-    /// the lines that must stay; everything else in markers.
+    /// its first sentence and every sentence that states a rule or holds
+    /// a figure (each run of other sentences a marker counting its words,
+    /// the run's lines joined as one), the lines that must stay whole as
+    /// they are. A document with little prose, a paragraph of one
+    /// sentence, or one whose cut would hide little, stays whole.
     fn sentence(&mut self, r: Range<usize>, from: usize, reason: &'static str) {
         let (s, e) = (r.start, r.end);
         let Some(end) = first_sentence(self.doc.range(r.clone()), from) else {
             return (s..e).for_each(|i| self.keep_prose(i, reason));
         };
+        // What a cut could hide, link targets folded (they go anyway).
         let k = s + end.line;
-        let head = self.line(k);
-        let tail = &head[end.at..];
-        let rest: usize = tail.trim().len()
+        let size = |l: &str| fold_links(l.trim()).0.len();
+        let rest: usize = size(&self.line(k)[end.at..])
             + (k + 1..e)
                 .filter(|&i| self.must(i).is_none())
-                .map(|i| self.line(i).trim().len())
+                .map(|i| size(self.line(i)))
                 .sum::<usize>();
-        if rest < MIN_CUT {
+        if self.whole || rest < MIN_CUT {
             return (s..e).for_each(|i| self.keep_prose(i, reason));
         }
-        for i in s..k {
-            self.keep_prose(i, reason);
-        }
-        let mut next = k + 1;
-        while next < e && self.must(next).is_none() {
-            next += 1;
-        }
-        if tail.trim().len() >= MIN_MID_CUT && self.must(k).is_none() {
-            let hidden = words(tail) + (k + 1..next).map(|i| words(self.line(i))).sum::<usize>();
-            let (kept, n) = fold_links(head[..end.at].trim_end());
-            self.links += n;
-            let cr = if head.ends_with('\r') { "\r" } else { "" };
-            let text = format!("{kept} \u{2026} {hidden} words elided (caveman) \u{2026}{cr}");
-            self.push_text(k..next, text, reason);
-        } else {
-            match self.must(k) {
-                Some(why) => self.push_same(k..k + 1, why),
-                None => self.keep_prose(k, reason),
-            }
-            self.drop(k + 1..next, What::Prose);
-        }
-        let mut i = next;
+        let mut i = s;
         while i < e {
             if let Some(why) = self.must(i) {
                 self.push_same(i..i + 1, why);
@@ -709,9 +779,90 @@ impl<'d, 'a> Plan<'d, 'a> {
             while j < e && self.must(j).is_none() {
                 j += 1;
             }
-            self.drop(i..j, What::Prose);
+            let at = if i == s { from } else { 0 };
+            self.prose_run(i..j, at, i == s, reason);
             i = j;
         }
+    }
+
+    /// A run of prose lines (none of them must stay whole): the sentences
+    /// that stay (the first when `first`), the others in markers.
+    fn prose_run(&mut self, r: Range<usize>, from: usize, first: bool, reason: &'static str) {
+        let lines: Vec<&'a str> = self.doc.range(r.clone()).collect();
+        let l0 = lines[0];
+        let from = from.min(l0.len());
+        let lead = if from > 0 {
+            &l0[..from]
+        } else {
+            &l0[..l0.len() - l0.trim_start().len()]
+        };
+        let mut text = String::new();
+        for (k, l) in lines.iter().enumerate() {
+            let t = if k == 0 {
+                l[lead.len()..].trim()
+            } else {
+                l.trim()
+            };
+            if !t.is_empty() {
+                if !text.is_empty() {
+                    text.push(' ');
+                }
+                text.push_str(t);
+            }
+        }
+        let sents = sentences(&text);
+        let n = sents.len();
+        let mut keep: Vec<bool> = sents
+            .iter()
+            .enumerate()
+            .map(|(k, x)| first && k == 0 || key_sentence(&text[x.clone()]))
+            .collect();
+        let mut k = 0;
+        while k < n {
+            if keep[k] {
+                k += 1;
+                continue;
+            }
+            let mut j = k;
+            while j < n && !keep[j] {
+                j += 1;
+            }
+            if sents[j - 1].end - sents[k].start < MIN_GAP {
+                keep[k..j].fill(true);
+            }
+            k = j;
+        }
+        if keep.iter().all(|&x| x) {
+            return r.for_each(|i| self.keep_prose(i, reason));
+        }
+        if !keep.iter().any(|&x| x) {
+            return self.drop(r, What::Prose);
+        }
+        let mut out = String::from(lead);
+        let mut k = 0;
+        while k < n {
+            if k > 0 {
+                out.push(' ');
+            }
+            if keep[k] {
+                let (t, m) = fold_links(&text[sents[k].clone()]);
+                self.links += m;
+                out.push_str(&t);
+                k += 1;
+                continue;
+            }
+            let mut j = k;
+            while j < n && !keep[j] {
+                j += 1;
+            }
+            let hidden = amount(&text[sents[k].start..sents[j - 1].end]);
+            out.push_str(&format!("\u{2026} {hidden} elided (caveman) \u{2026}"));
+            k = j;
+        }
+        if lines[lines.len() - 1].ends_with('\r') {
+            out.push('\r');
+        }
+        self.push_text(r, out, reason);
     }
 }
 

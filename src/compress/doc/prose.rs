@@ -140,6 +140,87 @@ fn starts_sentence(s: &str) -> bool {
     s.chars().next().is_some_and(|c| !c.is_lowercase())
 }
 
+/// A sentence that states a rule: what must, should or may not be done,
+/// what is required, deprecated or the default.
+static NORMATIVE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?i)\b(must|shall|should|never|always|required|requires?|mandatory|cannot|can't",
+        r"|do not|don't|deprecated|defaults?|by default|recommended|at least|at most|maximum",
+        r"|minimum|important|warning|caution|note that|only if|unless|not supported)\b",
+    ))
+    .expect("normative pattern")
+});
+/// A figure: a number with its unit or a count of things, an amount of
+/// money, a version, a command-line option or an inline code span (a
+/// command, a name, a value).
+static FIGURE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?i)\b\d+([.,]\d+)*\s?(%|percent|[kmgtp]i?b(/s)?|bytes?|bits?|ms|µs|us|ns|s|secs?",
+        r"|seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|px|pt|em|rem",
+        r"|[kmg]?hz|fps|rps|qps|x|times|lines?|files?|tokens?|characters?|chars?|rows?",
+        r"|columns?|threads?|cores?|cpus?|requests?|connections?|retries|attempts|mm|cm|km",
+        r"|kg|lbs?|usd|eur|dollars?)\b",
+        r"|[$\u{20ac}\u{a3}]\s?\d|\d\s?\u{b0}[CF]",
+        // A count of things: `17 faults`, `32 data nodes`.
+        r"|(^|[\s(])\d+([.,]\d+)*\s+[a-z]{3,}",
+        r"|\bv?\d+\.\d+\.\d+|\bv\d+(\.\d+)?\b",
+        r"|\b(version|release|python|node|go|rust|java|php|ruby)\s+\d+(\.\d+)*",
+        r"|`[^`]+`|(^|\s)--?[a-zA-Z][\w-]*[=\s]",
+    ))
+    .expect("figure pattern")
+});
+
+/// A sentence that is kept beyond a paragraph's first: it states a rule
+/// or holds a figure.
+pub(super) fn key_sentence(s: &str) -> bool {
+    NORMATIVE.is_match(s) || FIGURE.is_match(s)
+}
+
+/// The sentences of `text`: byte ranges in order, whitespace between
+/// them left out.
+pub(super) fn sentences(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let end = text.trim_end().len();
+    let mut at = 0;
+    while at < end {
+        at += text[at..].len() - text[at..].trim_start().len();
+        if at >= end {
+            break;
+        }
+        match first_sentence(std::iter::once(&text[at..end]), 0) {
+            Some(e) if e.at > 0 => {
+                out.push(at..at + e.at);
+                at += e.at;
+            }
+            _ => {
+                out.push(at..end);
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// How much a cut hides, for its marker: words, or characters for text
+/// written without spaces between words (Chinese, Japanese).
+pub(super) fn amount(s: &str) -> String {
+    let (mut wide, mut letters) = (0usize, 0usize);
+    for c in s.chars() {
+        if matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}')
+        {
+            wide += 1;
+        } else if c.is_alphabetic() {
+            letters += 1;
+        }
+    }
+    if wide > letters {
+        let n = s.chars().filter(|c| !c.is_whitespace()).count();
+        format!("{n} characters")
+    } else {
+        format!("{} words", words(s))
+    }
+}
+
 /// Whitespace-separated words of `s`.
 pub(super) fn words(s: &str) -> usize {
     s.split_whitespace().count()
@@ -307,6 +388,24 @@ mod tests {
             e.2 && e.1 <= MAX_SENTENCE && e.1 > MAX_SENTENCE - 10,
             "{e:?}"
         );
+    }
+
+    #[test]
+    fn rules_and_figures_are_key() {
+        assert!(key_sentence("The value must be positive."));
+        assert!(key_sentence("It takes 30 seconds on a laptop."));
+        assert!(key_sentence("Requires Python 3.8 or later."));
+        assert!(key_sentence("Run `make install` first."));
+        assert!(key_sentence("Pass --verbose to see more."));
+        assert!(key_sentence("Upgrade to 1.4.2 now."));
+        assert!(key_sentence("There are 17 faults we have injected."));
+        assert!(!key_sentence("This crate is a joy to use."));
+        assert!(!key_sentence("Published in Proc. SOSP, 2009."));
+        let t = "One two. Three four must. Five six";
+        let s: Vec<&str> = sentences(t).into_iter().map(|r| &t[r]).collect();
+        assert_eq!(s, ["One two.", "Three four must.", "Five six"]);
+        assert_eq!(amount("a b c"), "3 words");
+        assert_eq!(amount("肉をくわえた イヌ"), "8 characters");
     }
 
     #[test]

@@ -6,11 +6,25 @@ fn view(text: &str) -> String {
     String::from_utf8(lean(text, "", None).expect("a view").bytes).unwrap()
 }
 
+/// Enough prose after a document that its sentences are cut (a document
+/// with little prose keeps all of it).
+fn more() -> String {
+    let mut s = String::from("\n## More\n\n");
+    for _ in 0..16 {
+        s.push_str(PARA);
+        s.push_str("\n\n");
+    }
+    s
+}
+
 const PARA: &str = "The first sentence says what the paragraph is about. The second one goes on with details that an agent rarely needs, and a third adds more of them so that the cut pays for its marker.";
 
 #[test]
 fn paragraphs_keep_their_first_sentence() {
-    let doc = format!("# Title\n\n{PARA}\n\n## Usage\n\n{PARA}\n{PARA}\n\n{PARA}\n");
+    let doc = format!(
+        "# Title\n\n{PARA}\n\n## Usage\n\n{PARA}\n{PARA}\n\n{PARA}\n{}",
+        more()
+    );
     let v = view(&doc);
     assert!(v.contains("# Title\n"), "{v}");
     assert!(v.contains("## Usage\n"), "{v}");
@@ -94,10 +108,12 @@ fn examples_fold_and_link_definitions_go() {
     let v = view(&doc);
     assert!(
         v.contains(
-            "```rust\nlet x0 = f(0);\n\u{2026} 19 lines elided (caveman): 1 example \u{2026}\n```"
+            "let x5 = f(5);\n\u{2026} 11 lines elided (caveman): part of an example \u{2026}\nlet x17 = f(17);"
         ),
         "{v}"
     );
+    assert!(v.contains("```rust\nlet x0 = f(0);\n"), "{v}");
+    assert!(v.contains("let x19 = f(19);\n```"), "{v}");
     assert!(v.contains("$ cargo add x"), "{v}");
     assert!(
         v.contains("\u{2026} 6 lines elided (caveman): 6 link definitions \u{2026}"),
@@ -107,7 +123,7 @@ fn examples_fold_and_link_definitions_go() {
 
 #[test]
 fn problem_lines_stay_beside_the_skeleton() {
-    let doc = format!("# Notes\n\n{PARA}\n{PARA}\nThe build failed with error E0502 on the second run.\nMore words that are not needed at all in this view here.\n\n{PARA}\n");
+    let doc = format!("# Notes\n\n{PARA}\n{PARA}\nThe build failed with error E0502 on the second run.\nMore words that are not needed at all in this view here.\n\n{PARA}\n{}", more());
     let v = view(&doc);
     assert!(
         v.contains("The build failed with error E0502 on the second run."),
@@ -118,15 +134,15 @@ fn problem_lines_stay_beside_the_skeleton() {
 
 #[test]
 fn one_paragraph_a_line_is_read_line_by_line() {
-    let doc: String = (0..8).map(|_| format!("{PARA}\n")).collect();
+    let doc: String = (0..16).map(|_| format!("{PARA}\n")).collect();
     let v = view(&doc);
-    assert_eq!(v.matches("The first sentence says").count(), 8, "{v}");
-    assert_eq!(v.matches("words elided").count(), 8, "{v}");
+    assert_eq!(v.matches("The first sentence says").count(), 16, "{v}");
+    assert_eq!(v.matches("words elided").count(), 16, "{v}");
 }
 
 #[test]
 fn every_dropped_line_is_counted() {
-    let doc = format!("# A\n\n{PARA}\n{PARA}\n{PARA}\nline two of it that goes on for long enough to matter here.\nline three of it that goes on for long enough to matter here.\nline four of it that goes on for long enough to matter here.\n\n## B\n\nshort.\n");
+    let doc = format!("# A\n\n{PARA}\n{PARA}\n{PARA}\nline two of it that goes on for long enough to matter here.\nline three of it that goes on for long enough to matter here.\nline four of it that goes on for long enough to matter here.\n\n## B\n\nshort.\n{}", more());
     let c = lean(&doc, "", None).unwrap();
     let v = String::from_utf8(c.bytes).unwrap();
     let t = c.trace.unwrap();

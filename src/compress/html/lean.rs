@@ -1,7 +1,9 @@
 //! The lean HTML view: the page without its chrome (navigation, sidebars,
 //! footers, landmark roles, heading anchors), the main container when it
 //! holds the page's text (else the whole body: a page no container wins,
-//! a list of links, a search result page), rendered as Markdown-like text
+//! a list of links, a search result page), raised to hold every long
+//! block of text (a story in a layout table's cell is the page, whatever
+//! won), rendered as Markdown-like text
 //! the lean document rules read: headings marked, lists and definition
 //! lists item by item (a `<dt>` signature is a line of its own, its `<dd>`
 //! a paragraph), data tables as pipe rows, code fenced.
@@ -66,6 +68,15 @@ const LAYOUT: [&str; 14] = [
 /// The main container must hold this share (tenths) of the body's text;
 /// else the whole body is rendered.
 const MAIN_SHARE: u64 = 4;
+/// A block with this much text (trimmed bytes), less than a quarter of
+/// it in links, is the page's content wherever it sits: never chrome, and
+/// always inside what is rendered.
+const LONG_TEXT: usize = 400;
+/// Blocks that hold running text.
+const TEXT_BLOCKS: [&str; 4] = ["p", "pre", "blockquote", "dd"];
+/// Containers that hold running text themselves when no block is inside
+/// them (text set straight into a layout cell, with `<br>`s).
+const TEXT_CELLS: [&str; 3] = ["td", "div", "li"];
 
 /// Elements removed with their subtree: scripts, styles, images drawn in
 /// SVG, frames, templates and form controls (a form's other content, such
@@ -112,16 +123,77 @@ fn chrome(dom: &Dom, n: Id) -> bool {
         || dom.role(n).is_some_and(|r| CHROME_ROLES.contains(&r))
         || dom.hint(n).is_some_and(|h| CHROME_HINT.is_match(h));
     if looks {
-        return !holds(&["main", "article", "h1"]);
+        return !holds(&["main", "article", "h1"]) && !holds_long_text(dom, n);
     }
-    tag == "header" && !holds(&["h1", "h2", "main", "article"])
+    tag == "header" && !holds(&["h1", "h2", "main", "article"]) && !holds_long_text(dom, n)
+}
+
+/// Trimmed text and link text of a subtree.
+fn text_and_links(dom: &Dom, n: Id) -> (usize, usize) {
+    let text = text_content(dom, n).trim().len();
+    let links: usize = preorder(dom, n)
+        .filter(|&k| dom.node(k).tag() == Some("a"))
+        .map(|k| text_content(dom, k).trim().len())
+        .sum();
+    (text, links)
+}
+
+/// Whether `n` is a block of running text ([`LONG_TEXT`]); `sizes` gives
+/// a node's trimmed text and link text.
+fn long_text(dom: &Dom, n: Id, sizes: impl Fn(Id) -> (usize, usize)) -> bool {
+    let Some(tag) = dom.node(n).tag() else {
+        return false;
+    };
+    let block = TEXT_BLOCKS.contains(&tag);
+    if !block && !TEXT_CELLS.contains(&tag) {
+        return false;
+    }
+    let (text, links) = sizes(n);
+    if text < LONG_TEXT || links * 4 >= text {
+        return false;
+    }
+    block
+        || !preorder(dom, n)
+            .skip(1)
+            .any(|k| dom.node(k).tag().is_some_and(|t| LAYOUT.contains(&t)))
+}
+
+/// Whether `n` is `root` or below it.
+fn inside(dom: &Dom, n: Id, root: Id) -> bool {
+    let mut k = Some(n);
+    while let Some(x) = k {
+        if x == root {
+            return true;
+        }
+        k = link(dom.node(x).parent);
+    }
+    false
+}
+
+/// Whether the subtree of `n` holds a block of running text.
+fn holds_long_text(dom: &Dom, n: Id) -> bool {
+    preorder(dom, n).any(|k| long_text(dom, k, |k| text_and_links(dom, k)))
 }
 
 /// What to render: the winning container when it holds enough of the
 /// body's text and is not mostly links, else the body.
 pub(super) fn root(dom: &Dom, m: &Measures, body: Id) -> Id {
     let total = m.text_len(body) as u64;
-    match super::winner(dom, m, body) {
+    let sizes = |k: Id| (m.text_len(k) as usize, m.anchor[k as usize] as usize);
+    let winner = super::winner(dom, m, body).map(|w| {
+        // Raised to the nearest ancestor that holds every long block.
+        let mut root = w;
+        for b in preorder(dom, body).filter(|&k| long_text(dom, k, sizes)) {
+            while !inside(dom, b, root) {
+                match link(dom.node(root).parent) {
+                    Some(p) => root = p,
+                    None => return body,
+                }
+            }
+        }
+        root
+    });
+    match winner {
         Some(w) => {
             let t = m.text_len(w) as u64;
             let linked = 2 * m.anchor[w as usize] as u64 >= t;
@@ -154,6 +226,9 @@ struct Table {
     rows: usize,
     cells: usize,
     headers: usize,
+    /// Where the current row began: a row with no text in any cell (a
+    /// layout spacer) is taken back.
+    row: Option<super::Mark>,
 }
 
 /// A `pre` element's text, its `<br>` elements line breaks (syntax
@@ -255,15 +330,26 @@ pub(super) fn render(dom: &Dom, root: Id) -> String {
                 }
             }
             ("tr", false) if in_data(id) => {
+                let mark = out.mark();
                 brk(&mut out, 1);
                 if let Some(t) = tables.last_mut() {
                     t.cells = 0;
                     t.headers = 0;
+                    t.row = Some(mark);
                 }
                 out.prefix = Some("| ");
             }
             ("tr", true) if in_data(id) => {
                 if let Some(t) = tables.last_mut() {
+                    let empty = t.row.as_ref().is_some_and(|m| {
+                        out.out[m.len..]
+                            .chars()
+                            .all(|c| c == '|' || c.is_whitespace())
+                    });
+                    if let (true, Some(m)) = (empty, t.row.take()) {
+                        out.reset(m);
+                        continue;
+                    }
                     if t.cells > 0 {
                         out.push_str(" |");
                     }

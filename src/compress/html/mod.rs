@@ -603,6 +603,16 @@ struct Cleaner {
     prefix: Option<&'static str>,
 }
 
+/// A [`Cleaner`]'s state at a point of the text.
+struct Mark {
+    len: usize,
+    started: bool,
+    in_line: bool,
+    breaks: usize,
+    held: String,
+    prefix: Option<&'static str>,
+}
+
 impl Cleaner {
     fn push_str(&mut self, s: &str) {
         for c in s.chars() {
@@ -635,6 +645,28 @@ impl Cleaner {
             self.held.clear();
         }
         self.out.push(c);
+    }
+
+    /// Where the text stands, to go back to with [`Cleaner::reset`].
+    fn mark(&self) -> Mark {
+        Mark {
+            len: self.out.len(),
+            started: self.started,
+            in_line: self.in_line,
+            breaks: self.breaks,
+            held: self.held.clone(),
+            prefix: self.prefix,
+        }
+    }
+
+    /// Undoes what was written since `m`.
+    fn reset(&mut self, m: Mark) {
+        self.out.truncate(m.len);
+        self.started = m.started;
+        self.in_line = m.in_line;
+        self.breaks = m.breaks;
+        self.held = m.held;
+        self.prefix = m.prefix;
     }
 
     /// Text that is written as it is, as a line of its own.

@@ -12,7 +12,10 @@
 //! - carriage-return redraws inside a line keep the last non-empty frame
 //!   (a CR before LF is a line ending and stays);
 //! - a text whose lines end in bare CRs and that holds no LF (classic Mac
-//!   files, some serial logs) gets LF line endings.
+//!   files, some serial logs) gets LF line endings;
+//! - output that moves the cursor up to redraw (progress of `docker push`,
+//!   buildah, test runners) is replayed on a screen ([`super::screen`]):
+//!   the view shows the final screen, not the stale frames.
 
 use std::borrow::Cow;
 
@@ -29,6 +32,9 @@ pub fn clean(body: &[u8]) -> Cow<'_, [u8]> {
     let redraw = !cr_lines && has_lone_cr(body);
     if !has_escape && !cr_lines && !redraw {
         return Cow::Borrowed(body);
+    }
+    if has_escape && !cr_lines && super::screen::moves_up(body) {
+        return Cow::Owned(super::screen::replay(body));
     }
     let mut out = Vec::with_capacity(body.len());
     if cr_lines {
@@ -162,7 +168,7 @@ fn utf8_len(lead: u8) -> usize {
 }
 
 /// Bytes of the escape sequence at `b[at]` (an ESC); a lone ESC is one.
-fn escape_len(b: &[u8], at: usize) -> usize {
+pub(super) fn escape_len(b: &[u8], at: usize) -> usize {
     let Some(&next) = b.get(at + 1) else {
         return 1;
     };
@@ -267,7 +273,24 @@ mod tests {
         assert!(matches!(clean(b"crlf\r\ntext\r\n"), Cow::Borrowed(_)));
     }
 
+    #[test]
+    fn cursor_up_redraws_show_the_final_screen() {
+        let s = "push\n\n\x1b[1A\x1b[2K\ra: Preparing \r\x1b[1B\n\x1b[1A\x1b[2K\rb: Waiting \r\x1b[1B\x1b[2A\x1b[2K\ra: Pushed \r\x1b[2B\x1b[1A\x1b[2K\rb: Pushed \r\x1b[1Bdone\n";
+        assert_eq!(c(s), "push\na: Pushed \nb: Pushed \ndone\n");
+    }
+
     proptest::proptest! {
+        /// Replaying cursor moves never grows the text, keeps it valid
+        /// UTF-8, and a second clean changes nothing.
+        #[test]
+        fn replay_is_idempotent_and_shrinking(s in "[a-z \\n\\r\\x08\\x1b\\[0-9ABCDEFGJKM;é]{0,80}") {
+            let once = clean(s.as_bytes()).into_owned();
+            proptest::prop_assert!(once.len() <= s.len());
+            proptest::prop_assert!(std::str::from_utf8(&once).is_ok());
+            let twice = clean(&once).into_owned();
+            proptest::prop_assert_eq!(&twice, &once);
+        }
+
         /// Cleaning is idempotent, keeps valid UTF-8 valid, never grows
         /// the text (but for CR→LF, which keeps its length).
         #[test]

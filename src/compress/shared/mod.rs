@@ -10,6 +10,7 @@ pub mod lines;
 pub mod relevance;
 pub mod robust;
 pub mod runsum;
+mod screen;
 pub mod secrets;
 pub mod signal;
 pub mod stats;
