@@ -321,6 +321,77 @@ fn the_budget_keeps_the_cause() {
     assert!(r.report()["tokens_after"].as_u64().unwrap() <= 2000);
 }
 
+/// Events of an activity feed, each larger than a budget of 500 tokens:
+/// one issue whose title and body carry the error.
+fn big_events(error_at: Option<usize>) -> String {
+    let filler: String = (0..60)
+        .map(|i| format!("frame {i} of an ordinary stack of words "))
+        .collect();
+    let events: Vec<String> = (0..30)
+        .map(|i| {
+            let (title, body) = if Some(i) == error_at {
+                (
+                    "Migrating to v3: java.lang.IllegalStateException on startup".to_string(),
+                    format!("Exception in thread main java.lang.IllegalStateException: index missing {filler}"),
+                )
+            } else {
+                (format!("Release notes for {i}"), format!("notes {i} {filler}"))
+            };
+            format!(
+                r#"{{"id":"{}","type":"IssuesEvent","actor":{{"login":"user{i}","url":"https://api.example.com/users/user{i}"}},"payload":{{"action":"opened","issue":{{"number":{i},"title":"{title}","body":"{body}","labels":[]}}}}}}"#,
+                1000 + i
+            )
+        })
+        .collect();
+    format!("[{}]", events.join(","))
+}
+
+#[test]
+fn the_budget_cuts_inside_an_error_element_too_large_to_keep_whole() {
+    let body = big_events(Some(17));
+    let (r, view) = lean(&body, &["--type", "json", "--budget", "500"]);
+    assert!(
+        r.report()["tokens_after"].as_u64().unwrap() <= 500,
+        "{view}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&view).expect("the view is JSON");
+    // The error element stays, cut to what carries the error and names it.
+    assert!(view.contains("IllegalStateException on startup"), "{view}");
+    assert!(view.contains("\"id\":\"1017\""), "{view}");
+    assert!(view.contains("cut to their error fields"), "{view}");
+    assert!(v.is_array());
+}
+
+#[test]
+fn the_budget_keeps_whole_elements_rather_than_none() {
+    let body = big_events(None);
+    let (r, view) = lean(&body, &["--type", "json", "--budget", "2000"]);
+    assert!(
+        r.report()["tokens_after"].as_u64().unwrap() <= 2000,
+        "{view}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&view).expect("the view is JSON");
+    let kept = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e.get("payload").is_some())
+        .count();
+    assert!(kept >= 2, "{view}");
+}
+
+#[test]
+fn the_budget_reads_jsonp_inside_its_call() {
+    let body = format!("updateCenter.post(\n{}\n);", big_events(Some(3)));
+    let (r, view) = lean(&body, &["--type", "json", "--budget", "500"]);
+    assert!(
+        r.report()["tokens_after"].as_u64().unwrap() <= 500,
+        "{view}"
+    );
+    assert!(view.starts_with("updateCenter.post("), "{view}");
+    assert!(view.contains("IllegalStateException on startup"), "{view}");
+}
+
 #[test]
 fn the_view_names_its_handle() {
     let log = service_log(3_000, 20, &[]);
