@@ -393,6 +393,38 @@ fn the_budget_reads_jsonp_inside_its_call() {
 }
 
 #[test]
+fn routine_lines_with_a_weak_word_are_not_errors() {
+    // Spark's executor reports every cache miss at INFO: "not found,
+    // computing it" is routine work, not 300 errors to keep.
+    let mut log = String::new();
+    for i in 0..300 {
+        log.push_str(&format!(
+            "17/06/09 20:10:{:02} INFO spark.CacheManager: Partition rdd_{}_{} not found, computing it\n",
+            i % 60,
+            i / 5,
+            i % 5
+        ));
+        log.push_str(&format!(
+            "17/06/09 20:10:{:02} INFO executor.Executor: Finished task {i}.0 in stage 0.0 (TID {i}). 2703 bytes result sent to driver\n",
+            i % 60
+        ));
+        if i == 150 {
+            log.push_str("17/06/09 20:10:30 ERROR executor.Executor: Exception in task 150.0 in stage 0.0 (TID 150)\n");
+        }
+    }
+    let (_, view) = lean(&log, &[]);
+    assert!(
+        view.contains("ERROR executor.Executor: Exception in task 150.0"),
+        "{view}"
+    );
+    let kept = view
+        .lines()
+        .filter(|l| l.contains("not found, computing it"))
+        .count();
+    assert!(kept <= 20, "{kept} routine lines kept as errors:\n{view}");
+}
+
+#[test]
 fn the_view_names_its_handle() {
     let log = service_log(3_000, 20, &[]);
     let (r, view) = lean(&log, &[]);
