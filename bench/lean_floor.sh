@@ -8,6 +8,10 @@
 #   keeps facts     lean keeps facts (error facts) compat drops
 #   whole           lean shows the file whole (a small file read whole, a
 #                   config lean does not cut) where compat cuts
+#   markers         the kept lines cost no more than compat's; lean's markers
+#                   state more (item 6: levels, fields, ranges, run summary)
+#   code bodies     a source file whose lean view keeps bodies compat's
+#                   skeleton cuts (the eval counts signatures only)
 #   repeats         the view holds consecutive identical lines (provable
 #                   repetition lean could fold)
 #   waste           none of the above: larger for nothing the eval counts
@@ -62,13 +66,19 @@ for f, d in sorted(by.items()):
     lv = view("caveman-lean", f)
     orig = open(os.path.join(corpus, f), encoding="utf-8", errors="replace").read()
     reasons = []
-    if ntok(without_note(lv)) <= ct:
+    if ntok(without_note(lv).rstrip()) <= ct:
         reasons.append("retrieve line")
     if int(l["survived"]) > int(c["survived"]) or int(l["err_survived"]) > int(c["err_survived"]):
         reasons.append("keeps facts (%s/%s vs %s/%s, errors %s vs %s)" % (
             l["survived"], l["facts"], c["survived"], c["facts"], l["err_survived"], c["err_survived"]))
     if lt >= int(l["tokens_before"]) or lv.strip() == orig.strip():
         reasons.append("whole")
+    cv = view("caveman", f)
+    content = lambda v: "\n".join(x for x in without_note(v).split("\n") if "(caveman)" not in x and "caveman:" not in x)
+    if not reasons and ntok(content(lv)) <= ntok(content(cv)):
+        reasons.append("markers (the same kept lines; lean's markers state what the dropped lines share)")
+    if l["type"] == "code" and "whole" not in reasons:
+        reasons.append("code bodies (lean keeps what the eval does not count: bodies compat cuts)")
     rep = repeats(lv)
     if rep:
         reasons.append("repeats (%d lines repeat the line before)" % rep)
