@@ -93,20 +93,34 @@ pub fn fit(body: &[u8], budget: usize, query: &str) -> Option<Vec<u8>> {
     // (and what names it) stay, the rest is counted by a marker member.
     let mut used = skeleton;
     let mut added = Vec::new();
-    for &i in &rank {
+    // Error parts whole while they fit, then the error parts left cut to
+    // their errors, then the rest whole: an error element that fits whole
+    // is never crowded out by cuts of larger ones.
+    let errors_end = rank.iter().take_while(|&&i| errors[i]).count();
+    let order = rank[..errors_end]
+        .iter()
+        .map(|&i| (i, false))
+        .chain(rank[..errors_end].iter().map(|&i| (i, true)))
+        .chain(rank[errors_end..].iter().map(|&i| (i, false)));
+    for (i, cut) in order {
+        if chosen[i].is_some() {
+            continue;
+        }
         let mut one = Vec::new();
         if let Some(k) = parts[i].0 {
             write_str(&mut one, k);
             one.push(b':');
         }
         let head = one.len();
-        write_value(&mut one, parts[i].1);
-        let cost = crate::tokens::count(&one) + 1;
-        if used + cost <= budget {
-            chosen[i] = Some(Chosen::Whole);
-            used += cost;
-            added.push(i);
-        } else if errors[i] && used + MIN_CUT < budget {
+        if !cut {
+            write_value(&mut one, parts[i].1);
+            let cost = crate::tokens::count(&one) + 1;
+            if used + cost <= budget {
+                chosen[i] = Some(Chosen::Whole);
+                used += cost;
+                added.push(i);
+            }
+        } else if used + MIN_CUT < budget {
             let key = crate::tokens::count(&one[..head]) + 1;
             let room = budget.saturating_sub(used + key + CUT_NOTE);
             if let Some((bytes, t)) = cut_to_errors(parts[i].1, room) {

@@ -393,6 +393,44 @@ fn the_budget_reads_jsonp_inside_its_call() {
 }
 
 #[test]
+fn the_budget_keeps_one_of_each_kind_of_error_first() {
+    // Hundreds of one error template before a few of others: under a
+    // budget the first of each kind fits before the tenth copy of one.
+    let mut log = String::new();
+    for i in 0..400 {
+        log.push_str(&format!(
+            "{} node-{} unix.hw state_change.unavailable {} 1 Component State Change: Component alt{} is in the unavailable state (HWID={})\n",
+            134_000 + i,
+            i % 97,
+            1_077_804_742 + i,
+            i % 7,
+            1_000 + i
+        ));
+    }
+    for i in 0..200 {
+        log.push_str(&format!(
+            "{} node-{} node status {} 1 running normally\n",
+            200_000 + i,
+            i % 50,
+            1_100_000_000 + i
+        ));
+    }
+    log.push_str("51338 node-3 node psu 1106496000 1 psu failure ambient=28\n");
+    log.push_str("180537 node-D0 clusterfilesystem fdmn.panic 1131228351 1 ServerFileSystem: domain panic has occurred on storage442\n");
+    let (r, view) = lean(&log, &["--budget", "500"]);
+    assert!(
+        r.report()["tokens_after"].as_u64().unwrap() <= 500,
+        "{view}"
+    );
+    assert!(view.contains("psu failure ambient=28"), "{view}");
+    assert!(view.contains("domain panic has occurred"), "{view}");
+    assert!(
+        view.contains("error lines are among those elided"),
+        "{view}"
+    );
+}
+
+#[test]
 fn routine_lines_with_a_weak_word_are_not_errors() {
     // Spark's executor reports every cache miss at INFO: "not found,
     // computing it" is routine work, not 300 errors to keep.
