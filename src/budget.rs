@@ -51,8 +51,11 @@ fn fit_lines_within(text: &str, budget: usize, room: usize, query: &str) -> Opti
     let doc = Lines::split(text);
     let n = doc.len();
     let mut keep = Keep::new(n);
+    // The compressor's own notes (`… caveman: 3 error lines are among
+    // those elided …`) are structure, not error lines to count again.
+    let note = |l: &str| l.starts_with("\u{2026} caveman:");
     for (i, l) in doc.iter().enumerate() {
-        if crate::compress::shared::signal::is_error(l) {
+        if !note(l) && crate::compress::shared::signal::is_error(l) {
             keep.set(i, "error word");
         }
     }
@@ -62,7 +65,7 @@ fn fit_lines_within(text: &str, budget: usize, room: usize, query: &str) -> Opti
         if t.is_empty() {
             continue;
         }
-        if i < 2 || i + 1 == n || !l.starts_with([' ', '\t']) {
+        if note(l) || i < 2 || i + 1 == n || !l.starts_with([' ', '\t']) {
             keep.set(i, "first lines, last line, unindented line (structure)");
         } else {
             keep.set(i, "rest");

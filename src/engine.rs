@@ -295,7 +295,8 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
                         Ok(c) => &c.0,
                         Err(_) => input,
                     };
-                    let fitted = if ct == ContentType::Json {
+                    let fitted = if ct == ContentType::Json || crate::budget::json::is_jsonp(&body)
+                    {
                         crate::budget::json::fit(&body, b, &opts.query)
                     } else {
                         crate::budget::fit_lines(base, b, &opts.query)

@@ -22,6 +22,12 @@ pub fn fit(body: &[u8], budget: usize, query: &str) -> Option<Vec<u8>> {
         keys: Keys::InputOrder,
         max_depth: json::MAX_DEPTH,
     };
+    // JSONP (`callback({...});`): the document inside its call, written
+    // back inside it.
+    let (text, wrapper): (&[u8], (&[u8], &[u8])) = match jsonp(text) {
+        Some((head, inner, tail)) => (inner, (head, tail)),
+        None => (text, (b"", b"")),
+    };
     let tape = json::decode_exact(text, opts).ok()?;
     let root = tape.root();
     let path = collection(root)?;
@@ -49,40 +55,79 @@ pub fn fit(body: &[u8], budget: usize, query: &str) -> Option<Vec<u8>> {
     rank.extend((0..n).filter(|i| !ranked.contains(i)));
     let total_errors = errors.iter().filter(|&&e| e).count();
 
-    let mut chosen = vec![false; n];
-    let view = |chosen: &[bool]| {
+    let mut chosen: Vec<Option<Chosen>> = vec![None; n];
+    let view = |chosen: &[Option<Chosen>]| {
         let mut out = Vec::new();
-        let kept_errors = (0..n).filter(|&i| chosen[i] && errors[i]).count();
+        let kept_errors = (0..n).filter(|&i| chosen[i].is_some() && errors[i]).count();
         let marker = Marker {
             total: n,
-            dropped: n - chosen.iter().filter(|&&c| c).count(),
+            dropped: n - chosen.iter().filter(|c| c.is_some()).count(),
             errors_left: total_errors - kept_errors,
+            cut: chosen
+                .iter()
+                .filter(|c| matches!(c, Some(Chosen::Cut(_))))
+                .count(),
             object: coll.is_object(),
         };
         write_doc(&mut out, root, &path, &parts, chosen, &marker);
-        out.push(b'\n');
-        out
+        let mut doc = wrapper.0.to_vec();
+        doc.extend_from_slice(&out);
+        doc.extend_from_slice(wrapper.1);
+        doc.push(b'\n');
+        doc
     };
     let skeleton = crate::tokens::count(&view(&chosen));
     if skeleton > budget {
-        return None;
+        // What lies beside the collection does not fit either: the whole
+        // document cut to what carries its errors, when something does.
+        let (cut, _) = cut_to_errors(root, budget.checked_sub(wrapper_cost(wrapper) + 1)?)?;
+        let mut doc = wrapper.0.to_vec();
+        doc.extend_from_slice(&cut);
+        doc.extend_from_slice(wrapper.1);
+        doc.push(b'\n');
+        return (crate::tokens::count(&doc) <= budget).then_some(doc);
     }
     // Greedy by rank on each part's own count (a part costs its tokens
-    // plus a separator), then checked on the whole view.
+    // plus a separator), then checked on the whole view. An error part
+    // too large for what is left is cut inside: its error-bearing fields
+    // (and what names it) stay, the rest is counted by a marker member.
     let mut used = skeleton;
     let mut added = Vec::new();
-    for &i in &rank {
+    // Error parts whole while they fit, then the error parts left cut to
+    // their errors, then the rest whole: an error element that fits whole
+    // is never crowded out by cuts of larger ones.
+    let errors_end = rank.iter().take_while(|&&i| errors[i]).count();
+    let order = rank[..errors_end]
+        .iter()
+        .map(|&i| (i, false))
+        .chain(rank[..errors_end].iter().map(|&i| (i, true)))
+        .chain(rank[errors_end..].iter().map(|&i| (i, false)));
+    for (i, cut) in order {
+        if chosen[i].is_some() {
+            continue;
+        }
         let mut one = Vec::new();
         if let Some(k) = parts[i].0 {
             write_str(&mut one, k);
             one.push(b':');
         }
-        write_value(&mut one, parts[i].1);
-        let cost = crate::tokens::count(&one) + 1;
-        if used + cost <= budget {
-            chosen[i] = true;
-            used += cost;
-            added.push(i);
+        let head = one.len();
+        if !cut {
+            write_value(&mut one, parts[i].1);
+            let cost = crate::tokens::count(&one) + 1;
+            if used + cost <= budget {
+                chosen[i] = Some(Chosen::Whole);
+                used += cost;
+                added.push(i);
+            }
+        } else if used + MIN_CUT < budget {
+            let key = crate::tokens::count(&one[..head]) + 1;
+            let room = budget.saturating_sub(used + key + CUT_NOTE);
+            if let Some((bytes, t)) = cut_to_errors(parts[i].1, room) {
+                chosen[i] = Some(Chosen::Cut(bytes));
+                used += t + key + CUT_NOTE;
+                added.push(i);
+            }
         }
     }
     loop {
@@ -91,8 +136,186 @@ pub fn fit(body: &[u8], budget: usize, query: &str) -> Option<Vec<u8>> {
             return Some(out);
         }
         let last = added.pop()?;
-        chosen[last] = false;
+        chosen[last] = None;
     }
+}
+
+/// Tokens of a JSONP call's head and tail.
+fn wrapper_cost((head, tail): (&[u8], &[u8])) -> usize {
+    crate::tokens::count(head) + crate::tokens::count(tail)
+}
+
+/// A part of the collection in the view: whole, or cut to its errors.
+#[derive(Clone)]
+enum Chosen {
+    Whole,
+    Cut(Vec<u8>),
+}
+
+/// Tokens left that make cutting an error part worth a try.
+const MIN_CUT: usize = 24;
+/// Tokens the marker's note of cut parts may add.
+const CUT_NOTE: usize = 12;
+/// Members that name a record: kept beside its errors when cut.
+const NAMING: &[&str] = &[
+    "id",
+    "name",
+    "type",
+    "title",
+    "key",
+    "kind",
+    "status",
+    "state",
+    "code",
+    "tool",
+    "uri",
+    "path",
+    "file",
+    "version",
+    "created_at",
+];
+/// A naming member's value longer than this is not kept.
+const NAMING_MAX: usize = 96;
+
+/// `v` cut to what carries its error within `room` tokens: an object
+/// keeps its naming members (`id`, `name`, `type`, …) and its members that
+/// carry an error, each cut in turn when too large; an array keeps its
+/// error elements; whatever went is counted by a marker member (element).
+/// `None` when not even one error-bearing leaf fits.
+fn cut_to_errors(v: Json<'_>, room: usize) -> Option<(Vec<u8>, usize)> {
+    let mut whole = Vec::new();
+    write_value(&mut whole, v);
+    let t = crate::tokens::count(&whole);
+    if t <= room {
+        return Some((whole, t));
+    }
+    let object = v.is_object();
+    let parts = parts_of(v);
+    if parts.is_empty() {
+        // A scalar too large for the room: not cut (a value is kept whole
+        // or not at all).
+        return None;
+    }
+    let marker = |dropped: usize| {
+        if object {
+            format!("\"__caveman_elided__\":{dropped}")
+        } else {
+            format!("{{\"__caveman_elided__\":{dropped}}}")
+        }
+    };
+    // Room for the brackets and the marker.
+    let overhead = 2 + crate::tokens::count(marker(parts.len()).as_bytes()) + 1;
+    let mut left = room.checked_sub(overhead)?;
+    let mut kept: Vec<Option<Vec<u8>>> = vec![None; parts.len()];
+    let mut any_error = false;
+    for naming in [true, false] {
+        for (i, p) in parts.iter().enumerate() {
+            if kept[i].is_some() {
+                continue;
+            }
+            let named = object
+                && p.0.is_some_and(|k| NAMING.contains(&k))
+                && !p.1.is_container()
+                && size(p.1) <= NAMING_MAX;
+            if naming != named || (!naming && !carries_error(*p)) {
+                continue;
+            }
+            let mut key = Vec::new();
+            if let Some(k) = p.0 {
+                write_str(&mut key, k);
+                key.push(b':');
+            }
+            let kt = crate::tokens::count(&key) + 1;
+            let Some(r) = left.checked_sub(kt) else {
+                continue;
+            };
+            if let Some((bytes, bt)) = cut_to_errors(p.1, r) {
+                key.extend_from_slice(&bytes);
+                kept[i] = Some(key);
+                left -= kt + bt;
+                any_error |= carries_error(*p);
+            }
+        }
+    }
+    if !any_error {
+        return None;
+    }
+    let mut out = Vec::new();
+    out.push(if object { b'{' } else { b'[' });
+    let mut first = true;
+    for k in kept.iter().flatten() {
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        out.extend_from_slice(k);
+    }
+    let dropped = kept.iter().filter(|k| k.is_none()).count();
+    if dropped > 0 {
+        if !first {
+            out.push(b',');
+        }
+        out.extend_from_slice(marker(dropped).as_bytes());
+    }
+    out.push(if object { b'}' } else { b']' });
+    let t = crate::tokens::count(&out);
+    (t <= room).then_some((out, t))
+}
+
+/// Whether `body` is JSONP: one JSON document inside a call.
+pub fn is_jsonp(body: &[u8]) -> bool {
+    jsonp(crate::go::unicode::trim_space(body)).is_some()
+}
+
+/// Whether a JSON document (JSONP too) carries an error outside the
+/// engine's own markers (`__caveman_…` members); `None` when `doc` is not
+/// one JSON document.
+pub fn holds_error(doc: &[u8]) -> Option<bool> {
+    let text = crate::go::unicode::trim_space(doc);
+    let text = jsonp(text).map_or(text, |(_, inner, _)| inner);
+    let opts = Options {
+        keys: Keys::InputOrder,
+        max_depth: json::MAX_DEPTH,
+    };
+    let tape = json::decode_exact(text, opts).ok()?;
+    let mut stack: Vec<(Option<&str>, Json<'_>)> = vec![(None, tape.root())];
+    while let Some((k, v)) = stack.pop() {
+        if k.is_some_and(|k| k.starts_with("__caveman_")) {
+            continue;
+        }
+        if k.is_some_and(|k| error_key(k) || signal::is_error(k)) && truthy(v)
+            || matches!(v.get(), Value::String(s) if signal::is_error(s))
+        {
+            return Some(true);
+        }
+        stack.extend(parts_of(v));
+    }
+    Some(false)
+}
+
+/// A JSONP body: the callback's head (`name(`), the JSON document inside,
+/// and the tail (`);` and a line break).
+fn jsonp(text: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
+    let open = text.iter().position(|&b| b == b'(')?;
+    let name = std::str::from_utf8(&text[..open]).ok()?.trim_end();
+    let callable = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'));
+    if !callable {
+        return None;
+    }
+    let mut end = text.len();
+    if text.get(end - 1) == Some(&b';') {
+        end -= 1;
+    }
+    let close = text[..end].iter().rposition(|b| !b.is_ascii_whitespace())?;
+    if text[close] != b')' || close <= open {
+        return None;
+    }
+    let inner = crate::go::unicode::trim_space(&text[open + 1..close]);
+    matches!(inner.first(), Some(b'{' | b'[')).then_some((&text[..open + 1], inner, &text[close..]))
 }
 
 /// What the marker says.
@@ -100,6 +323,8 @@ struct Marker {
     total: usize,
     dropped: usize,
     errors_left: usize,
+    /// Error parts kept cut to their errors.
+    cut: usize,
     object: bool,
 }
 
@@ -110,6 +335,12 @@ impl Marker {
             "{} total {what}, {} elided to fit the budget (errors first, then query hits, then the first and last)",
             self.total, self.dropped
         );
+        if self.cut > 0 {
+            s.push_str(&format!(
+                "; {} {what} with errors cut to their error fields, the rest of each counted inside it",
+                self.cut
+            ));
+        }
         if self.errors_left > 0 {
             s.push_str(&format!(
                 "; {} {what} with errors did not fit",
@@ -238,7 +469,7 @@ fn write_doc(
     at: Json<'_>,
     path: &[usize],
     coll: &[Part<'_>],
-    chosen: &[bool],
+    chosen: &[Option<Chosen>],
     marker: &Marker,
 ) {
     let Some((&next, rest)) = path.split_first() else {
@@ -264,11 +495,17 @@ fn write_doc(
     out.push(if object { b'}' } else { b']' });
 }
 
-fn write_collection(out: &mut Vec<u8>, parts: &[Part<'_>], chosen: &[bool], marker: &Marker) {
+fn write_collection(
+    out: &mut Vec<u8>,
+    parts: &[Part<'_>],
+    chosen: &[Option<Chosen>],
+    marker: &Marker,
+) {
     let object = marker.object;
     out.push(if object { b'{' } else { b'[' });
     let mut first = true;
-    for (p, _) in parts.iter().zip(chosen).filter(|(_, &c)| c) {
+    for (p, c) in parts.iter().zip(chosen) {
+        let Some(c) = c else { continue };
         if !first {
             out.push(b',');
         }
@@ -277,7 +514,10 @@ fn write_collection(out: &mut Vec<u8>, parts: &[Part<'_>], chosen: &[bool], mark
             write_str(out, k);
             out.push(b':');
         }
-        write_value(out, p.1);
+        match c {
+            Chosen::Whole => write_value(out, p.1),
+            Chosen::Cut(bytes) => out.extend_from_slice(bytes),
+        }
     }
     if marker.dropped > 0 {
         if !first {

@@ -321,6 +321,147 @@ fn the_budget_keeps_the_cause() {
     assert!(r.report()["tokens_after"].as_u64().unwrap() <= 2000);
 }
 
+/// Events of an activity feed, each larger than a budget of 500 tokens:
+/// one issue whose title and body carry the error.
+fn big_events(error_at: Option<usize>) -> String {
+    let filler: String = (0..60)
+        .map(|i| format!("frame {i} of an ordinary stack of words "))
+        .collect();
+    let events: Vec<String> = (0..30)
+        .map(|i| {
+            let (title, body) = if Some(i) == error_at {
+                (
+                    "Migrating to v3: java.lang.IllegalStateException on startup".to_string(),
+                    format!("Exception in thread main java.lang.IllegalStateException: index missing {filler}"),
+                )
+            } else {
+                (format!("Release notes for {i}"), format!("notes {i} {filler}"))
+            };
+            format!(
+                r#"{{"id":"{}","type":"IssuesEvent","actor":{{"login":"user{i}","url":"https://api.example.com/users/user{i}"}},"payload":{{"action":"opened","issue":{{"number":{i},"title":"{title}","body":"{body}","labels":[]}}}}}}"#,
+                1000 + i
+            )
+        })
+        .collect();
+    format!("[{}]", events.join(","))
+}
+
+#[test]
+fn the_budget_cuts_inside_an_error_element_too_large_to_keep_whole() {
+    let body = big_events(Some(17));
+    let (r, view) = lean(&body, &["--type", "json", "--budget", "500"]);
+    assert!(
+        r.report()["tokens_after"].as_u64().unwrap() <= 500,
+        "{view}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&view).expect("the view is JSON");
+    // The error element stays, cut to what carries the error and names it.
+    assert!(view.contains("IllegalStateException on startup"), "{view}");
+    assert!(view.contains("\"id\":\"1017\""), "{view}");
+    assert!(view.contains("cut to their error fields"), "{view}");
+    assert!(v.is_array());
+}
+
+#[test]
+fn the_budget_keeps_whole_elements_rather_than_none() {
+    let body = big_events(None);
+    let (r, view) = lean(&body, &["--type", "json", "--budget", "2000"]);
+    assert!(
+        r.report()["tokens_after"].as_u64().unwrap() <= 2000,
+        "{view}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&view).expect("the view is JSON");
+    let kept = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e.get("payload").is_some())
+        .count();
+    assert!(kept >= 2, "{view}");
+}
+
+#[test]
+fn the_budget_reads_jsonp_inside_its_call() {
+    let body = format!("updateCenter.post(\n{}\n);", big_events(Some(3)));
+    let (r, view) = lean(&body, &["--type", "json", "--budget", "500"]);
+    assert!(
+        r.report()["tokens_after"].as_u64().unwrap() <= 500,
+        "{view}"
+    );
+    assert!(view.starts_with("updateCenter.post("), "{view}");
+    assert!(view.contains("IllegalStateException on startup"), "{view}");
+}
+
+#[test]
+fn the_budget_keeps_one_of_each_kind_of_error_first() {
+    // Hundreds of one error template before a few of others: under a
+    // budget the first of each kind fits before the tenth copy of one.
+    let mut log = String::new();
+    for i in 0..400 {
+        log.push_str(&format!(
+            "{} node-{} unix.hw state_change.unavailable {} 1 Component State Change: Component alt{} is in the unavailable state (HWID={})\n",
+            134_000 + i,
+            i % 97,
+            1_077_804_742 + i,
+            i % 7,
+            1_000 + i
+        ));
+    }
+    for i in 0..200 {
+        log.push_str(&format!(
+            "{} node-{} node status {} 1 running normally\n",
+            200_000 + i,
+            i % 50,
+            1_100_000_000 + i
+        ));
+    }
+    log.push_str("51338 node-3 node psu 1106496000 1 psu failure ambient=28\n");
+    log.push_str("180537 node-D0 clusterfilesystem fdmn.panic 1131228351 1 ServerFileSystem: domain panic has occurred on storage442\n");
+    let (r, view) = lean(&log, &["--budget", "500"]);
+    assert!(
+        r.report()["tokens_after"].as_u64().unwrap() <= 500,
+        "{view}"
+    );
+    assert!(view.contains("psu failure ambient=28"), "{view}");
+    assert!(view.contains("domain panic has occurred"), "{view}");
+    assert!(
+        view.contains("error lines are among those elided"),
+        "{view}"
+    );
+}
+
+#[test]
+fn routine_lines_with_a_weak_word_are_not_errors() {
+    // Spark's executor reports every cache miss at INFO: "not found,
+    // computing it" is routine work, not 300 errors to keep.
+    let mut log = String::new();
+    for i in 0..300 {
+        log.push_str(&format!(
+            "17/06/09 20:10:{:02} INFO spark.CacheManager: Partition rdd_{}_{} not found, computing it\n",
+            i % 60,
+            i / 5,
+            i % 5
+        ));
+        log.push_str(&format!(
+            "17/06/09 20:10:{:02} INFO executor.Executor: Finished task {i}.0 in stage 0.0 (TID {i}). 2703 bytes result sent to driver\n",
+            i % 60
+        ));
+        if i == 150 {
+            log.push_str("17/06/09 20:10:30 ERROR executor.Executor: Exception in task 150.0 in stage 0.0 (TID 150)\n");
+        }
+    }
+    let (_, view) = lean(&log, &[]);
+    assert!(
+        view.contains("ERROR executor.Executor: Exception in task 150.0"),
+        "{view}"
+    );
+    let kept = view
+        .lines()
+        .filter(|l| l.contains("not found, computing it"))
+        .count();
+    assert!(kept <= 20, "{kept} routine lines kept as errors:\n{view}");
+}
+
 #[test]
 fn the_view_names_its_handle() {
     let log = service_log(3_000, 20, &[]);

@@ -258,3 +258,179 @@ proptest! {
         prop_assert_eq!(memory_max, rows.iter().map(|r| r.2).max());
     }
 }
+
+/// One step of a marker's leaf path: a member, every element of a list
+/// (`[]`), or the cell at a position (`#i`).
+#[derive(Debug)]
+enum Step<'p> {
+    Key(&'p str),
+    Each,
+    At(usize),
+}
+
+fn steps(path: &str) -> Vec<Step<'_>> {
+    let mut out = Vec::new();
+    let mut rest = path;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix("[]") {
+            out.push(Step::Each);
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix('#') {
+            let end = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
+            out.push(Step::At(r[..end].parse().expect("a position")));
+            rest = &r[end..];
+        } else {
+            let r = rest.strip_prefix('.').unwrap_or(rest);
+            let end = r.find(['.', '[', '#']).unwrap_or(r.len());
+            out.push(Step::Key(&r[..end]));
+            rest = &r[end..];
+        }
+    }
+    out
+}
+
+/// The scalars found at `path` inside `v`.
+fn found<'v>(v: &'v Value, path: &[Step<'_>], out: &mut Vec<&'v Value>) {
+    match path.split_first() {
+        None => {
+            if !v.is_array() && !v.is_object() {
+                out.push(v);
+            }
+        }
+        Some((Step::Key(k), rest)) => {
+            if let Some(x) = v.get(*k) {
+                found(x, rest, out);
+            }
+        }
+        Some((Step::Each, rest)) => {
+            for x in v.as_array().into_iter().flatten() {
+                found(x, rest, out);
+            }
+        }
+        Some((Step::At(i), rest)) => {
+            if let Some(x) = v.as_array().and_then(|a| a.get(*i)) {
+                found(x, rest, out);
+            }
+        }
+    }
+}
+
+/// Checks every `all p=v`, `p=lo..hi` and `p: v×n` claim of a marker's
+/// summary against every element it speaks for, at any leaf path (`a.b`,
+/// `a[].b`, `a[]#i`, `a[][]`).
+fn check_paths(inv: &str, members: &[Value]) -> Result<(), TestCaseError> {
+    let at = |path: &str| {
+        let s = steps(path);
+        let mut out = Vec::new();
+        for m in members {
+            found(m, &s, &mut out);
+        }
+        out.into_iter().map(text).collect::<Vec<String>>()
+    };
+    for section in inv.split("; ") {
+        if let Some(rest) = section.strip_prefix("all ") {
+            for pair in rest.split(' ') {
+                let Some((k, v)) = pair.split_once('=') else {
+                    continue;
+                };
+                let values = at(k);
+                prop_assert!(
+                    !values.is_empty(),
+                    "all {}={}: no value there in {}",
+                    k,
+                    v,
+                    inv
+                );
+                prop_assert!(
+                    values.iter().all(|x| x == v),
+                    "all {}={} but {:?} in {}",
+                    k,
+                    v,
+                    values,
+                    inv
+                );
+            }
+        } else if let Some((k, range)) = section.split_once('=') {
+            let range = range.split(' ').next().unwrap();
+            let Some((lo, hi)) = range.split_once("..") else {
+                continue;
+            };
+            let values: Vec<f64> = at(k).iter().filter_map(|x| x.parse().ok()).collect();
+            prop_assert!(
+                !values.is_empty(),
+                "{}: no number there in {}",
+                section,
+                inv
+            );
+            let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+            let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            prop_assert_eq!(lo.parse::<f64>().unwrap(), min, "{} in {}", section, inv);
+            prop_assert_eq!(hi.parse::<f64>().unwrap(), max, "{} in {}", section, inv);
+        } else if let Some((k, list)) = section.split_once(": ") {
+            if k == "fields" || list.ends_with("distinct") {
+                continue;
+            }
+            let values = at(k);
+            for item in list.split(' ') {
+                let Some((v, n)) = item.rsplit_once('×') else {
+                    continue;
+                };
+                let Ok(n) = n.parse::<usize>() else { continue };
+                let held = values.iter().filter(|x| *x == v).count();
+                prop_assert_eq!(held, n, "{} in {}", section, inv);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Geometries in the shape of TopoJSON: a kind, an id, and ragged arcs
+/// (lists of rings of different lengths); sometimes a list of rows of one
+/// width (a table inside each element).
+fn geometries() -> impl Strategy<Value = Vec<Value>> {
+    let ring = prop::collection::vec(-60i64..60, 1..7);
+    let geometry = (
+        prop::sample::select(vec!["Polygon", "Polygon", "MultiPolygon", "Point"]),
+        prop::collection::vec(ring, 0..4),
+        prop::collection::vec((0u32..9, 100u32..200), 0..3),
+    )
+        .prop_map(|(kind, arcs, rows)| {
+            let rows: Vec<Value> = rows
+                .into_iter()
+                .map(|(a, b)| serde_json::json!([a, b]))
+                .collect();
+            serde_json::json!({"type": kind, "arcs": arcs, "rows": rows})
+        });
+    prop::collection::vec(geometry, 9..60).prop_map(|mut v| {
+        for (i, g) in v.iter_mut().enumerate() {
+            g["id"] = Value::from(1000 + i as u64);
+        }
+        v
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Every claim of a lean JSON marker holds over the elements it covers,
+    /// positions in pooled lists of different lengths included.
+    #[test]
+    fn lean_json_claims_hold_over_pooled_ragged_lists(geoms in geometries(), ragged_top in any::<bool>()) {
+        let body = if ragged_top {
+            // The collection itself: lists of lists of different lengths.
+            let arcs: Vec<&Value> = geoms.iter().map(|g| &g["arcs"]).collect();
+            serde_json::to_string(&arcs).unwrap()
+        } else {
+            serde_json::to_string(&geoms).unwrap()
+        };
+        let original: Vec<Value> = serde_json::from_str(&body).unwrap();
+        let Some(view) = lean_json(&body) else { return Ok(()) };
+        let items = view.as_array().expect("the array stays an array");
+        let summary = items
+            .iter()
+            .find_map(|it| it.get("__caveman_invariants__").and_then(Value::as_str));
+        if let Some(inv) = summary {
+            check_paths(inv, &original)?;
+        }
+    }
+}

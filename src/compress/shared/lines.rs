@@ -397,24 +397,30 @@ impl Keep {
     /// Under a token budget: keeps the kept units again in priority order
     /// (class, then document order), each while the estimate of the view
     /// (`overhead`, the units' `cost`, `marker` per run of dropped units)
-    /// stays within `budget`; the others are dropped into markers.
+    /// stays within `budget`; the others are dropped into markers. Error
+    /// units are taken by `round(i)` first, then in document order: the
+    /// first of each kind of error before the second of any.
     pub fn fit(
         &mut self,
         budget: usize,
         cost: impl Fn(usize) -> usize,
         marker: usize,
         overhead: usize,
+        round: impl Fn(usize) -> usize,
     ) -> Unfit {
         let n = self.why.len();
-        let mut order: Vec<(u8, usize)> = (0..n)
+        let mut order: Vec<(u8, usize, usize)> = (0..n)
             .filter(|&i| self.get(i))
-            .map(|i| (priority(self.reason(i)), i))
+            .map(|i| {
+                let class = priority(self.reason(i));
+                (class, if class == 0 { round(i) } else { 0 }, i)
+            })
             .collect();
         order.sort_unstable();
         let mut flags = vec![false; n];
         let mut total = overhead + if n > 0 { marker } else { 0 };
         let mut unfit = Unfit::default();
-        for (class, i) in order {
+        for (class, _, i) in order {
             let left = i > 0 && flags[i - 1];
             let right = i + 1 < n && flags[i + 1];
             let has_left_run = i > 0 && !left;
@@ -516,7 +522,25 @@ impl Keep {
         } else {
             crate::tokens::count(overhead.as_bytes()) + 1
         };
-        self.fit(b, |i| crate::tokens::count(unit(i).as_bytes()) + 1, m, o)
+        // Rarity is signal: the k-th error line of a template comes in
+        // round k, so one of each kind of error fits before the hundredth
+        // copy of the first.
+        let mut seen: rustc_hash::FxHashMap<String, usize> = Default::default();
+        let mut round = vec![0; self.why.len()];
+        for (i, r) in round.iter_mut().enumerate() {
+            if self.get(i) && priority(self.reason(i)) == 0 {
+                let k = seen.entry(super::lean::template(unit(i))).or_insert(0);
+                *r = *k;
+                *k += 1;
+            }
+        }
+        self.fit(
+            b,
+            |i| crate::tokens::count(unit(i).as_bytes()) + 1,
+            m,
+            o,
+            |i| round[i],
+        )
     }
 
     /// Adds the first `limit` query candidates (relevance.md §3, table

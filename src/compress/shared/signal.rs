@@ -144,14 +144,43 @@ pub fn level(line: &str) -> Level {
     }
 }
 
-/// Whether a line reports an error or failure (module doc).
+/// Words that say something is missing or refused without saying the
+/// program failed: an error unless the line's own level says otherwise.
+static WEAK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?i)^(not found|unavailable|invalid|cannot|can't|unable to|could not|couldn't",
+        r"|expired|rejected|unreachable|mismatch|backoff|evicted|unhealthy|violation",
+        r"|overflow|underflow|unexpectedly|alert)$",
+    ))
+    .expect("weak words")
+});
+
+/// A level field that says the line is routine: `INFO`, `DEBUG`,
+/// `TRACE`, `NOTICE` as a word of their own, `level=info`,
+/// `"level":"debug"`, a glog `I0102 10:00:00` prefix.
+static ROUTINE_LEVEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r#"(?-u:\b)(INFO|DEBUG|TRACE|NOTICE)(?-u:\b)"#,
+        r#"|(?i)(?-u:\b)level["']?\s*[:=]\s*["']?(info|debug|trace|notice)(?-u:\b)"#,
+        r#"|^I[0-9]{4} [0-9]{2}:[0-9]{2}"#,
+    ))
+    .expect("routine level")
+});
+
+/// Whether a line reports an error or failure (module doc). A weak word
+/// (`not found`, `invalid`, `cannot`, …) on a line whose level field says
+/// INFO or DEBUG is the program reporting routine work (`INFO Partition
+/// rdd_2_1 not found, computing it`), not an error.
 pub fn is_error(line: &str) -> bool {
     if ERROR_SHAPES.is_match(line) || STATUS.is_match(line) {
         return true;
     }
-    ERROR_WORDS
-        .find_iter(line)
-        .any(|m| !negated(line, m.start(), m.end()))
+    let mut routine = None;
+    ERROR_WORDS.find_iter(line).any(|m| {
+        let weak_and_routine = WEAK.is_match(m.as_str())
+            && *routine.get_or_insert_with(|| ROUTINE_LEVEL.is_match(line));
+        !weak_and_routine && !negated(line, m.start(), m.end())
+    })
 }
 
 fn is_warning_word(line: &str) -> bool {
@@ -171,6 +200,12 @@ mod tests {
         ("level=error msg=\"dial tcp 10.0.0.1:5432: connect: connection refused\"", Level::Error),
         (r#"{"level":"error","msg":"boom"}"#, Level::Error),
         ("context deadline exceeded", Level::Error),
+        // A weak word under a routine level is routine; a strong one is not.
+        ("17/06/09 20:10:46 INFO spark.CacheManager: Partition rdd_2_1 not found, computing it", Level::Other),
+        ("level=debug msg=\"cache entry invalid, refreshing\"", Level::Other),
+        ("2024-03-05 10:00:00 INFO [kernel] Out of memory: Killed process 4242 (java)", Level::Error),
+        ("17/06/09 20:10:46 INFO request failed, retrying", Level::Error),
+        ("2024-03-05 10:00:00 WARN config file not found", Level::Error),
         ("x509: certificate has expired or is not yet valid", Level::Error),
         ("Segmentation fault (core dumped)", Level::Error),
         ("Killed", Level::Error),

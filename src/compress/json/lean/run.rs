@@ -18,6 +18,8 @@ const LOSSLESS_SLACK: f64 = 1.10;
 const TOON_MAX: usize = 8 << 20;
 /// Views of at most this fraction of the body are not held to the floor.
 const FLOOR_FRACTION: usize = 8;
+/// A fitted view under 1/this of its budget leaves it idle.
+const IDLE_FRACTION: usize = 4;
 /// A view this many times the bytes of another is taken to hold more
 /// tokens too (its tokens are not counted).
 const BYTES_MARGIN: usize = 2;
@@ -61,6 +63,30 @@ pub(in super::super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     let mut cut = counted(levels[0]);
     if let Some(b) = input.budget {
         cut = fit_budget(cut, b, &counted);
+        // A level that fits by keeping no error of a body that has some
+        // (each error element larger than the budget), or next to nothing
+        // (its elements larger than what a level leaves them): the
+        // budget's own fit keeps errors first, cut inside an element when
+        // it must, then whole elements while they fit.
+        let lost = |v: &[u8]| crate::budget::json::holds_error(v) == Some(false);
+        let errors_lost = cut.as_ref().is_some_and(|(c, _)| lost(&c.bytes))
+            && crate::budget::json::holds_error(input.body) == Some(true);
+        let idle = cut
+            .as_ref()
+            .is_none_or(|(c, _)| c.tokens.saturating_mul(IDLE_FRACTION) < b);
+        if errors_lost || idle {
+            let better = crate::budget::json::fit(input.body, b, input.query)
+                .map(Counted::of)
+                .filter(|v| {
+                    let bigger = cut.as_ref().is_none_or(|(c, _)| v.tokens > c.tokens);
+                    errors_lost && !lost(&v.bytes) || idle && bigger
+                });
+            if let Some(v) = better {
+                let mut trace = Trace::default();
+                trace.add("budget fit: errors first (cut to their error fields when too large), query hits, the first and the last", 1);
+                cut = Some((v, trace));
+            }
+        }
     }
     clock.mark("cut");
     // The lossless views: TOON, the minified JSON.

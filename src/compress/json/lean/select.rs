@@ -108,17 +108,27 @@ pub(super) fn choose(m: &Members<'_, '_>, level: Level, query: &str, trace: &mut
     } else {
         None
     };
-    let rows = header.is_none() && m.keys.is_none() && row_width(items).is_some();
+    let rows = header
+        .is_none()
+        .then(|| m.keys.is_none().then(|| row_width(items)).flatten())
+        .flatten();
     if header.is_some() && level.holders {
         keep[0] = true;
+    }
+    let mut pools = Pools::default();
+    if header.is_none() && rows.is_none() {
+        for it in items {
+            pools.add(*it, &mut path, 0);
+        }
+        path.clear();
     }
     for (i, it) in items.iter().enumerate() {
         st.unit();
         match &header {
-            Some(names) if i > 0 => row_leaves(*it, i, Some(names), &mut st),
+            Some(names) if i > 0 => row_leaves(*it, i, Some(names), None, &mut st),
             Some(_) => {}
-            None if rows => row_leaves(*it, i, None, &mut st),
-            None => leaves(*it, i, &mut path, 0, false, &mut st),
+            None if rows.is_some() => row_leaves(*it, i, None, rows, &mut st),
+            None => leaves(*it, i, &mut path, 0, false, &pools, &mut st),
         }
         if let Value::Object(obj) = it.get() {
             for (k, _) in obj.iter() {
@@ -340,15 +350,92 @@ fn listable(s: &str) -> bool {
         && !holds_credential(s)
 }
 
+/// The lists pooled at each leaf path (as [`leaves`] writes it) over
+/// every member of a collection: their widths. A pool is read as rows of
+/// a table (columns `a[]#i`) only when the lists pooled from all members
+/// are rows of one width; positions in ragged lists (TopoJSON arcs, the
+/// rings of polygons) are no column, and a claim of one would be false of
+/// the collection.
+#[derive(Default)]
+struct Pools {
+    at: rustc_hash::FxHashMap<String, Pool>,
+}
+
+/// The elements pooled at a path, and how many of them are lists of each
+/// width (`None` past eight distinct widths).
+type Pool = (usize, Option<Vec<(usize, usize)>>);
+
+impl Pools {
+    /// Records the arrays inside `v`, followed as [`leaves`] follows them.
+    fn add(&mut self, v: Json<'_>, path: &mut String, depth: usize) {
+        if depth >= MAX_LEAF_DEPTH {
+            return;
+        }
+        match v.get() {
+            Value::Object(m) => {
+                for (k, x) in m.iter() {
+                    if !x.is_container() {
+                        continue;
+                    }
+                    let keep = path.len();
+                    if !path.is_empty() {
+                        path.push('.');
+                    }
+                    path.push_str(k);
+                    self.add(x, path, depth + 1);
+                    path.truncate(keep);
+                }
+            }
+            Value::Array(items) => {
+                let entry = self
+                    .at
+                    .entry(path.clone())
+                    .or_insert_with(|| (0, Some(Vec::new())));
+                entry.0 += items.len();
+                for x in items.iter() {
+                    let (Value::Array(a), Some(widths)) = (x.get(), entry.1.as_mut()) else {
+                        continue;
+                    };
+                    match widths.iter().position(|w| w.0 == a.len()) {
+                        Some(w) => widths[w].1 += 1,
+                        None if widths.len() < 8 => widths.push((a.len(), 1)),
+                        None => entry.1 = None,
+                    }
+                }
+                let keep = path.len();
+                path.push_str("[]");
+                for x in items.iter() {
+                    if x.is_container() {
+                        self.add(x, path, depth + 1);
+                    }
+                }
+                path.truncate(keep);
+            }
+            _ => {}
+        }
+    }
+
+    /// The width of the rows pooled at `path`, when they are a table's:
+    /// at least 90 % of the pooled elements are lists of that width (2 or
+    /// more), as for one array ([`row_width`]).
+    fn row_width(&self, path: &str) -> Option<usize> {
+        let (items, widths) = self.at.get(path)?;
+        let &(width, count) = widths.as_ref()?.iter().max_by_key(|w| w.1)?;
+        (width >= 2 && count * 10 >= items * 9).then_some(width)
+    }
+}
+
 /// The scalar leaves of a member into `stats` (objects followed; arrays
-/// pooled as `a[].b`, rows of a table as `a[]#i`), with `unit` as the
-/// member's index.
+/// pooled as `a[].b`, rows of a table as `a[]#i` when the lists pooled
+/// there from every member are rows of one width: [`Pools`]), with `unit`
+/// as the member's index.
 fn leaves<'v>(
     v: Json<'v>,
     unit: usize,
     path: &mut String,
     depth: usize,
     pooled: bool,
+    pools: &Pools,
     stats: &mut Stats<'v>,
 ) {
     let add = |stats: &mut Stats<'v>, path: &str, s: Scalar<'v>| {
@@ -369,7 +456,7 @@ fn leaves<'v>(
                     path.push('.');
                 }
                 path.push_str(k);
-                leaves(x, unit, path, depth + 1, pooled, stats);
+                leaves(x, unit, path, depth + 1, pooled, pools, stats);
                 path.truncate(keep);
             }
         }
@@ -378,10 +465,9 @@ fn leaves<'v>(
                 return;
             }
             let keep = path.len();
-            let all: Vec<Json<'v>> = items.iter().collect();
-            if let Some(width) = row_width(&all) {
+            if let Some(width) = pools.row_width(path) {
                 // Rows of a table: one field per column.
-                for row in &all {
+                for row in items.iter() {
                     let Value::Array(cells) = row.get() else {
                         continue;
                     };
@@ -395,8 +481,8 @@ fn leaves<'v>(
                 }
             } else {
                 path.push_str("[]");
-                for x in all {
-                    leaves(x, unit, path, depth + 1, true, stats);
+                for x in items.iter() {
+                    leaves(x, unit, path, depth + 1, true, pools, stats);
                 }
             }
             path.truncate(keep);
@@ -458,11 +544,18 @@ fn scalar(v: Json<'_>) -> Option<Scalar<'_>> {
     })
 }
 
-/// A table row's cells into `stats` under the column names (`#i` when the
-/// table has none).
-fn row_leaves<'v>(v: Json<'v>, unit: usize, names: Option<&[&str]>, stats: &mut Stats<'v>) {
+/// A table row's cells into `stats` under the column names (`#i` for the
+/// table's `width` columns when it has none: the cells of a longer row
+/// past them are no column).
+fn row_leaves<'v>(
+    v: Json<'v>,
+    unit: usize,
+    names: Option<&[&str]>,
+    width: Option<usize>,
+    stats: &mut Stats<'v>,
+) {
     let Value::Array(cells) = v.get() else { return };
-    for (c, x) in cells.iter().enumerate() {
+    for (c, x) in cells.iter().enumerate().take(width.unwrap_or(usize::MAX)) {
         let Some(s) = scalar(x) else { continue };
         match names {
             Some(names) => match names.get(c) {
