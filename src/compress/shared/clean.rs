@@ -34,7 +34,9 @@ pub fn clean(body: &[u8]) -> Cow<'_, [u8]> {
         return Cow::Borrowed(body);
     }
     if has_escape && !cr_lines && super::screen::moves_up(body) {
-        return Cow::Owned(super::screen::replay(body));
+        if let Some(screen) = super::screen::replay(body) {
+            return Cow::Owned(screen);
+        }
     }
     let mut out = Vec::with_capacity(body.len());
     if cr_lines {

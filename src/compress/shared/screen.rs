@@ -36,16 +36,34 @@ type Cell = u32;
 
 const RAW: u32 = 0x11_0000;
 
+/// Above this many bytes output is not replayed (each byte takes a
+/// 4-byte cell on the screen): the caller cleans it line by line.
+const MAX_REPLAY_BYTES: usize = 4 << 20;
+
 /// The screen after `b` is replayed, as text: one line per row, each
-/// ended as the line feed that last left it was (CRLF or LF).
-pub(super) fn replay(b: &[u8]) -> Vec<u8> {
+/// ended as the line feed that last left it was (CRLF or LF). `None` when
+/// replaying would cost more than a few passes over `b` (long rows drawn
+/// over again and again), or would write more than `b` (an error row
+/// redrawn in many versions): the caller cleans line by line instead.
+pub(super) fn replay(b: &[u8]) -> Option<Vec<u8>> {
+    if b.len() > MAX_REPLAY_BYTES {
+        return None;
+    }
     let mut s = Screen {
         rows: vec![Row::default()],
         row: 0,
         col: 0,
+        work: 0,
+        saved: 0,
     };
+    // Cells read again to judge or erase a row, and bytes of error rows
+    // kept, beyond which the replay gives up.
+    let (max_work, max_saved) = (8 * b.len() + (1 << 20), b.len() / 2);
     let mut i = 0;
     while i < b.len() {
+        if s.work > max_work || s.saved > max_saved {
+            return None;
+        }
         let c = b[i];
         match c {
             ESC => {
@@ -70,6 +88,9 @@ pub(super) fn replay(b: &[u8]) -> Vec<u8> {
         }
         i += 1;
     }
+    if s.saved > max_saved {
+        return None;
+    }
     let mut out = Vec::with_capacity(b.len());
     let last = s.rows.len() - 1;
     for (k, r) in s.rows.iter().enumerate() {
@@ -83,7 +104,7 @@ pub(super) fn replay(b: &[u8]) -> Vec<u8> {
             out.extend_from_slice(ending);
         }
     }
-    out
+    (out.len() <= b.len()).then_some(out)
 }
 
 /// The cell at the start of `b` (not empty) and its length in bytes.
@@ -112,23 +133,32 @@ fn encode(cells: &[Cell], out: &mut Vec<u8>) {
     }
 }
 
-/// One row: its cells, the error lines drawn over on it, and whether a
-/// CRLF left it last.
+/// One row: its cells, the error lines drawn over on it, whether a CRLF
+/// left it last, and whether its text changed since it was last judged.
 #[derive(Default)]
 struct Row {
     text: Vec<Cell>,
     over: Vec<Vec<u8>>,
     crlf: bool,
+    changed: bool,
 }
 
 impl Row {
     /// Keeps the row's text as a line of its own if it reports an error
-    /// (it is about to be erased or drawn over).
-    fn save_error(&mut self) {
+    /// (it is about to be erased or drawn over); a text judged before is
+    /// not judged again. Adds the cells read to `work` and the bytes kept
+    /// to `saved`.
+    fn save_error(&mut self, work: &mut usize, saved: &mut usize) {
+        if !self.changed {
+            return;
+        }
+        self.changed = false;
+        *work += self.text.len();
         let mut line = Vec::new();
         encode(&self.text, &mut line);
         let text = String::from_utf8_lossy(&line);
-        if !text.trim().is_empty() && is_error(&text) {
+        if !text.trim().is_empty() && is_error(&text) && self.over.last() != Some(&line) {
+            *saved += line.len();
             self.over.push(line);
         }
     }
@@ -138,6 +168,10 @@ struct Screen {
     rows: Vec<Row>,
     row: usize,
     col: usize,
+    /// Cells read again to judge or erase rows.
+    work: usize,
+    /// Bytes of error rows kept.
+    saved: usize,
 }
 
 impl Screen {
@@ -151,13 +185,19 @@ impl Screen {
 
     fn put(&mut self, ch: Cell) {
         let r = &mut self.rows[self.row];
-        if self.col == 0 && !r.text.is_empty() {
-            r.save_error();
-        }
         if self.col < r.text.len() {
-            r.text[self.col] = ch;
+            // A redraw from the first column draws over the row; writing
+            // the character already there changes nothing.
+            if r.text[self.col] != ch {
+                if self.col == 0 {
+                    r.save_error(&mut self.work, &mut self.saved);
+                }
+                r.text[self.col] = ch;
+                r.changed = true;
+            }
         } else {
             r.text.push(ch);
+            r.changed = true;
         }
         self.col = (self.col + 1).min(r.text.len());
     }
@@ -167,7 +207,7 @@ impl Screen {
     }
 
     fn down(&mut self, n: usize) {
-        self.row = (self.row + n).min(self.rows.len() - 1);
+        self.row = self.row.saturating_add(n).min(self.rows.len() - 1);
     }
 
     /// Moves the cursor along the row, never past its text.
@@ -187,10 +227,11 @@ impl Screen {
         if !params.iter().all(u8::is_ascii_digit) {
             return;
         }
-        let p: usize = std::str::from_utf8(params)
-            .ok()
-            .and_then(|p| p.parse().ok())
-            .unwrap_or(0);
+        // A count too large for a number moves as far as it can.
+        let p: usize = match std::str::from_utf8(params).ok().filter(|p| !p.is_empty()) {
+            Some(p) => p.parse().unwrap_or(usize::MAX),
+            None => 0,
+        };
         let n = p.max(1);
         match fin {
             b'A' => self.up(n),
@@ -203,7 +244,7 @@ impl Screen {
                 self.up(n);
                 self.col = 0;
             }
-            b'C' => self.move_to(self.col + n),
+            b'C' => self.move_to(self.col.saturating_add(n)),
             b'D' => self.col = self.col.saturating_sub(n),
             b'G' => self.move_to(n - 1),
             b'K' => self.erase_in_row(p),
@@ -211,7 +252,7 @@ impl Screen {
                 self.erase_in_row(0);
                 let below: Vec<Row> = self.rows.drain(self.row + 1..).collect();
                 for mut r in below {
-                    r.save_error();
+                    r.save_error(&mut self.work, &mut self.saved);
                     self.rows[self.row].over.append(&mut r.over);
                 }
             }
@@ -225,17 +266,27 @@ impl Screen {
         match how {
             0 => {
                 if col == 0 {
-                    r.save_error();
+                    r.save_error(&mut self.work, &mut self.saved);
                 }
-                r.text.truncate(col);
+                if col < r.text.len() {
+                    r.text.truncate(col);
+                    r.changed = true;
+                }
             }
             1 => {
                 let end = (col + 1).min(r.text.len());
-                r.text[..end].iter_mut().for_each(|c| *c = u32::from(b' '));
+                self.work += end;
+                for c in &mut r.text[..end] {
+                    if *c != u32::from(b' ') {
+                        *c = u32::from(b' ');
+                        r.changed = true;
+                    }
+                }
             }
             2 => {
-                r.save_error();
+                r.save_error(&mut self.work, &mut self.saved);
                 r.text.clear();
+                r.changed = false;
             }
             _ => {}
         }
@@ -247,7 +298,7 @@ mod tests {
     use super::*;
 
     fn r(s: &str) -> String {
-        String::from_utf8(replay(s.as_bytes())).unwrap()
+        String::from_utf8(replay(s.as_bytes()).expect("replayed")).unwrap()
     }
 
     #[test]
@@ -267,6 +318,56 @@ mod tests {
     fn an_error_drawn_over_stays() {
         let s = "step 1\nerror: disk full\n\x1b[1A\x1b[2Kstep 2\n";
         assert_eq!(r(s), "step 1\nerror: disk full\nstep 2\n");
+    }
+
+    /// An error row drawn over from its first column again and again is
+    /// kept once, not once per redraw (a 15 KB input made a 25 MB view).
+    #[test]
+    fn an_error_row_redrawn_many_times_is_kept_once() {
+        let mut s = b"a\nb\n\x1b[A\n".to_vec();
+        s.extend(std::iter::repeat_n(b'a', 5000));
+        s.extend_from_slice(b" error: disk full");
+        for _ in 0..5000 {
+            s.extend_from_slice(b"\rX");
+        }
+        s.push(b'\n');
+        let out = replay(&s).expect("replayed");
+        assert!(out.len() <= s.len());
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(
+            text.matches("error: disk full").count(),
+            2,
+            "the first frame and the last"
+        );
+        assert!(text.contains(&format!("X{} error: disk full\n", "a".repeat(4999))));
+    }
+
+    /// A long row redrawn in many versions costs more than a few passes
+    /// over the input: the replay gives up and the caller cleans line by
+    /// line; versions of an error row that would outgrow the input too.
+    #[test]
+    fn costly_redraws_give_up() {
+        let mut s = b"a\nb\n\x1b[A\n".to_vec();
+        s.extend(std::iter::repeat_n(b'a', 200_000));
+        for k in 0..100_000 {
+            s.extend_from_slice(if k % 2 == 0 { b"\rX" } else { b"\rY" });
+        }
+        assert_eq!(replay(&s), None);
+        let mut s = b"x\n\x1b[A".to_vec();
+        s.extend_from_slice(b"error: ");
+        s.extend(std::iter::repeat_n(b'a', 5000));
+        for _ in 0..3000 {
+            s.extend_from_slice(b"\rE\re");
+        }
+        assert_eq!(replay(&s), None);
+        assert!(crate::compress::shared::clean::clean(&s).len() <= s.len());
+    }
+
+    /// Counts past `usize` move as far as they can, without overflow.
+    #[test]
+    fn huge_counts_saturate() {
+        let s = "a\nb\n\x1b[A\nabc\x1b[18446744073709551615CX\nline1\nline2\nline3\x1b[99999999999999999999999999Bdown\n";
+        assert_eq!(r(s), "a\nb\nabcX\nline1\nline2\nline3down\n");
     }
 
     #[test]
