@@ -158,6 +158,32 @@ fn split_lines(s: &[u8]) -> (Vec<&[u8]>, bool) {
     (lines, trailing)
 }
 
+/// Where each source line occurs, by content: a view line is looked up
+/// once, not searched for through the rest of the source (a scan per
+/// line made a view of lines the source does not hold quadratic).
+struct LineIndex<'a>(rustc_hash::FxHashMap<&'a [u8], Vec<usize>>);
+
+impl<'a> LineIndex<'a> {
+    fn new(lines: &[&'a [u8]]) -> Self {
+        let mut at: rustc_hash::FxHashMap<&[u8], Vec<usize>> = Default::default();
+        for (i, l) in lines.iter().enumerate() {
+            at.entry(*l).or_default().push(i);
+        }
+        LineIndex(at)
+    }
+
+    /// The first position at or after `from` that holds `line`.
+    fn find(&self, line: &[u8], from: usize) -> Option<usize> {
+        let at = self.0.get(line)?;
+        at.get(at.partition_point(|&p| p < from)).copied()
+    }
+
+    /// The last position that holds `line`.
+    fn last(&self, line: &[u8]) -> Option<usize> {
+        self.0.get(line).and_then(|at| at.last().copied())
+    }
+}
+
 /// Gutter of one line: its number and content.
 fn gutter(line: &[u8]) -> Option<(u64, &[u8])> {
     let mut i = 0;
@@ -238,6 +264,7 @@ fn restore_gutter(out: &[u8], source: &[u8], numbers: &[u64]) -> Vec<u8> {
     if src_lines.len() > numbers.len() || numbers.is_empty() {
         return out.to_vec();
     }
+    let index = LineIndex::new(&src_lines);
     let (out_lines, trailing) = split_lines(out);
     let mut cursor = 0usize;
     let (mut tracked, mut traced) = (0usize, 0usize);
@@ -246,11 +273,7 @@ fn restore_gutter(out: &[u8], source: &[u8], numbers: &[u64]) -> Vec<u8> {
         let mut number = numbers[cursor.min(numbers.len() - 1)];
         if !is_blank(line) {
             tracked += 1;
-            if let Some(off) = src_lines
-                .get(cursor..)
-                .and_then(|rest| rest.iter().position(|s| s == line))
-            {
-                let pos = cursor + off;
+            if let Some(pos) = index.find(line, cursor) {
                 number = numbers[pos];
                 cursor = pos + 1;
                 traced += 1;
@@ -305,10 +328,7 @@ fn restore_lean_gutter(out: &[u8], source: &[u8], numbers: &[u64], form: &Gutter
     if src_lines.len() > numbers.len() || numbers.is_empty() {
         return out.to_vec();
     }
-    let mut last: rustc_hash::FxHashMap<&[u8], usize> = Default::default();
-    for (i, l) in src_lines.iter().enumerate() {
-        last.insert(l, i);
-    }
+    let index = LineIndex::new(&src_lines);
     // Whether the source line had a number of its own (blank lines
     // without a gutter carry the number before them).
     let numbered = |pos: usize| numbers[pos] != if pos == 0 { 0 } else { numbers[pos - 1] };
@@ -318,12 +338,8 @@ fn restore_lean_gutter(out: &[u8], source: &[u8], numbers: &[u64], form: &Gutter
     let mut result = Vec::with_capacity(out.len() + out_lines.len() * 8);
     for (i, line) in out_lines.iter().enumerate() {
         let mut number = None;
-        let pos = src_lines
-            .get(cursor..)
-            .and_then(|rest| rest.iter().position(|s| s == line))
-            .map(|off| cursor + off);
-        if let Some(pos) = pos {
-            let unique = last.get(line) == Some(&pos);
+        if let Some(pos) = index.find(line, cursor) {
+            let unique = index.last(line) == Some(pos);
             // A run of lines the same as the source's from `pos` on.
             let run = (1..RUN_ANCHOR).all(|k| {
                 out_lines.get(i + k).is_some() && out_lines.get(i + k) == src_lines.get(pos + k)
@@ -470,6 +486,62 @@ mod tests {
         );
         let bare = restore_gutter(b"alpha\nX\nY\nZ", source, &numbers);
         assert_eq!(bare, b"alpha\nX\nY\nZ");
+    }
+
+    #[test]
+    fn gutters_trace_a_long_view_of_lines_the_source_lacks() {
+        // 40,000 source lines, each twice in the view: once as the source
+        // has it, once rewritten (a line the source does not hold, which
+        // a scan per line searched for through the whole rest).
+        let n = 40_000usize;
+        let source: String = (0..n).map(|i| format!("line {i}\n")).collect();
+        let numbers: Vec<u64> = (1..=n as u64).map(|i| i * 2).collect();
+        let view: String = (0..n)
+            .map(|i| format!("line {i}\nline {i}, rewritten\n"))
+            .collect();
+        let lean = restore_lean_gutter(
+            view.as_bytes(),
+            source.as_bytes(),
+            &numbers,
+            &GutterForm {
+                sep: b"\t".to_vec(),
+            },
+        );
+        let want: String = (0..n)
+            .map(|i| format!("{}\tline {i}\n\tline {i}, rewritten\n", 2 * (i + 1)))
+            .collect();
+        assert_eq!(String::from_utf8(lean).unwrap(), want);
+        let compat = restore_gutter(view.as_bytes(), source.as_bytes(), &numbers);
+        // Compat numbers a line it cannot trace as the next source line.
+        let want: String = (0..n)
+            .map(|i| {
+                let (kept, next) = (2 * (i + 1), 2 * (i + 2).min(n));
+                format!("{kept}\tline {i}\n{next}\tline {i}, rewritten\n")
+            })
+            .collect();
+        assert_eq!(String::from_utf8(compat).unwrap(), want);
+    }
+
+    proptest::proptest! {
+        /// The index finds what a scan of the rest of the source finds.
+        #[test]
+        fn line_index_finds_what_a_scan_finds(
+            src in proptest::collection::vec(0u8..4, 0..40),
+            line in 0u8..5,
+            from in 0usize..45,
+        ) {
+            let lines: Vec<Vec<u8>> = src.iter().map(|b| vec![b'a' + b]).collect();
+            let refs: Vec<&[u8]> = lines.iter().map(|l| l.as_slice()).collect();
+            let index = LineIndex::new(&refs);
+            let line = [b'a' + line];
+            let scan = refs
+                .get(from..)
+                .and_then(|rest| rest.iter().position(|s| *s == line))
+                .map(|off| from + off);
+            proptest::prop_assert_eq!(index.find(&line, from), scan);
+            let last = refs.iter().rposition(|s| *s == line);
+            proptest::prop_assert_eq!(index.last(&line), last);
+        }
     }
 
     #[test]

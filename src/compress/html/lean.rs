@@ -99,48 +99,109 @@ const PRE_DOCUMENT: usize = 5;
 /// `header` without a heading, unless the element holds the page's main
 /// content or its title.
 pub(super) fn remove_noise(dom: &mut Dom) {
+    let m = super::measure(dom);
+    // Σ trimmed text of every `a` in a subtree, it included.
+    let mut links = vec![0u64; dom.nodes.len()];
+    for id in children_first(dom) {
+        let own = if dom.node(id).tag() == Some("a") {
+            m.text_len(id) as u64
+        } else {
+            0
+        };
+        links[id as usize] = own + dom.children(id).map(|c| links[c as usize]).sum::<u64>();
+    }
+    let held = Held::new(dom, |k| {
+        (m.text_len(k) as usize, links[k as usize] as usize)
+    });
     let doomed: Vec<Id> = preorder(dom, 0)
-        .filter(|&n| dom.node(n).tag().is_some_and(|t| REMOVED.contains(&t)) || chrome(dom, n))
+        .filter(|&n| {
+            dom.node(n).tag().is_some_and(|t| REMOVED.contains(&t)) || chrome(dom, &held, n)
+        })
         .collect();
     for n in doomed {
         dom.detach(n);
     }
 }
 
-fn chrome(dom: &Dom, n: Id) -> bool {
+/// Nodes of the document, children before parents.
+fn children_first(dom: &Dom) -> impl Iterator<Item = Id> {
+    let order: Vec<Id> = preorder(dom, 0).collect();
+    order.into_iter().rev()
+}
+
+/// Bits of the tags [`Held::tags`] records.
+const MAIN: u8 = 1;
+const ARTICLE: u8 = 2;
+const H1: u8 = 4;
+const H2: u8 = 8;
+/// Any of [`LAYOUT`].
+const LAYOUT_BIT: u8 = 16;
+
+fn tag_bits(tag: &str) -> u8 {
+    let named = match tag {
+        "main" => MAIN,
+        "article" => ARTICLE,
+        "h1" => H1,
+        "h2" => H2,
+        _ => 0,
+    };
+    named | if LAYOUT.contains(&tag) { LAYOUT_BIT } else { 0 }
+}
+
+/// What [`chrome`] and [`root`] ask of each node's subtree, computed once,
+/// children before parents: walking the subtree again for each node (and
+/// again for each text container in it) took cubic time on nested chrome.
+struct Held {
+    /// The tags strictly inside a node, as [`tag_bits`].
+    tags: Vec<u8>,
+    /// Whether a node's subtree, it included, holds a block of running
+    /// text.
+    long: Vec<bool>,
+}
+
+impl Held {
+    /// `sizes` gives a node's trimmed text and link text.
+    fn new(dom: &Dom, sizes: impl Fn(Id) -> (usize, usize)) -> Held {
+        let n = dom.nodes.len();
+        let mut h = Held {
+            tags: vec![0; n],
+            long: vec![false; n],
+        };
+        for id in children_first(dom) {
+            let (mut tags, mut long) = (0u8, false);
+            for c in dom.children(id) {
+                tags |= h.tags[c as usize] | dom.node(c).tag().map_or(0, tag_bits);
+                long |= h.long[c as usize];
+            }
+            h.tags[id as usize] = tags;
+            h.long[id as usize] = long || long_text(dom, id, &sizes, tags & LAYOUT_BIT != 0);
+        }
+        h
+    }
+}
+
+fn chrome(dom: &Dom, held: &Held, n: Id) -> bool {
     let Some(tag) = dom.node(n).tag() else {
         return false;
     };
     if matches!(tag, "html" | "body" | "main" | "article" | "head") {
         return false;
     }
-    let holds = |tags: &[&str]| {
-        preorder(dom, n)
-            .skip(1)
-            .any(|k| dom.node(k).tag().is_some_and(|t| tags.contains(&t)))
-    };
+    let holds = |bits: u8| held.tags[n as usize] & bits != 0;
+    let long = held.long[n as usize];
     let looks = CHROME_TAGS.contains(&tag)
         || dom.role(n).is_some_and(|r| CHROME_ROLES.contains(&r))
         || dom.hint(n).is_some_and(|h| CHROME_HINT.is_match(h));
     if looks {
-        return !holds(&["main", "article", "h1"]) && !holds_long_text(dom, n);
+        return !holds(MAIN | ARTICLE | H1) && !long;
     }
-    tag == "header" && !holds(&["h1", "h2", "main", "article"]) && !holds_long_text(dom, n)
-}
-
-/// Trimmed text and link text of a subtree.
-fn text_and_links(dom: &Dom, n: Id) -> (usize, usize) {
-    let text = text_content(dom, n).trim().len();
-    let links: usize = preorder(dom, n)
-        .filter(|&k| dom.node(k).tag() == Some("a"))
-        .map(|k| text_content(dom, k).trim().len())
-        .sum();
-    (text, links)
+    tag == "header" && !holds(H1 | H2 | MAIN | ARTICLE) && !long
 }
 
 /// Whether `n` is a block of running text ([`LONG_TEXT`]); `sizes` gives
-/// a node's trimmed text and link text.
-fn long_text(dom: &Dom, n: Id, sizes: impl Fn(Id) -> (usize, usize)) -> bool {
+/// a node's trimmed text and link text, `layout` whether one of
+/// [`LAYOUT`] is inside it.
+fn long_text(dom: &Dom, n: Id, sizes: impl Fn(Id) -> (usize, usize), layout: bool) -> bool {
     let Some(tag) = dom.node(n).tag() else {
         return false;
     };
@@ -152,10 +213,7 @@ fn long_text(dom: &Dom, n: Id, sizes: impl Fn(Id) -> (usize, usize)) -> bool {
     if text < LONG_TEXT || links * 4 >= text {
         return false;
     }
-    block
-        || !preorder(dom, n)
-            .skip(1)
-            .any(|k| dom.node(k).tag().is_some_and(|t| LAYOUT.contains(&t)))
+    block || !layout
 }
 
 /// Whether `n` is `root` or below it.
@@ -170,20 +228,17 @@ fn inside(dom: &Dom, n: Id, root: Id) -> bool {
     false
 }
 
-/// Whether the subtree of `n` holds a block of running text.
-fn holds_long_text(dom: &Dom, n: Id) -> bool {
-    preorder(dom, n).any(|k| long_text(dom, k, |k| text_and_links(dom, k)))
-}
-
 /// What to render: the winning container when it holds enough of the
 /// body's text and is not mostly links, else the body.
 pub(super) fn root(dom: &Dom, m: &Measures, body: Id) -> Id {
     let total = m.text_len(body) as u64;
     let sizes = |k: Id| (m.text_len(k) as usize, m.anchor[k as usize] as usize);
+    let held = Held::new(dom, sizes);
     let winner = super::winner(dom, m, body).map(|w| {
         // Raised to the nearest ancestor that holds every long block.
         let mut root = w;
-        for b in preorder(dom, body).filter(|&k| long_text(dom, k, sizes)) {
+        let long = |k: Id| long_text(dom, k, sizes, held.tags[k as usize] & LAYOUT_BIT != 0);
+        for b in preorder(dom, body).filter(|&k| long(k)) {
             while !inside(dom, b, root) {
                 match link(dom.node(root).parent) {
                     Some(p) => root = p,

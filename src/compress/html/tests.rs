@@ -99,3 +99,22 @@ fn lean_code_blocks_keep_the_lines_a_highlighter_wrote_with_br() {
         "{out}"
     );
 }
+
+#[test]
+fn lean_chrome_nested_thousands_deep_is_judged_by_what_it_holds() {
+    // Each `div` is chrome by its class; whether it goes depends on the
+    // text deep inside it (measured once, bottom-up: walking each
+    // subtree again per node took minutes at this depth).
+    let story = "Prose of the page that runs long enough to be a block. ".repeat(11);
+    let n = 3000;
+    let (open, close) = ("<div class=\"sidebar\">".repeat(n), "</div>".repeat(n));
+    let page = format!("<html><body>{open}<p>{story}</p>{close}</body></html>");
+    let out = String::from_utf8(extract(page.as_bytes(), true).unwrap()).unwrap();
+    assert_eq!(out, story.trim());
+    // A short text in the same chrome goes with it (no container wins:
+    // the body is rendered).
+    let page =
+        format!("<html><body>{open}<p>Links and such</p>{close}<p>{story}</p></body></html>");
+    let out = String::from_utf8(extract(page.as_bytes(), true).unwrap()).unwrap();
+    assert_eq!(out, story.trim());
+}
