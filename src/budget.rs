@@ -11,10 +11,6 @@ use crate::compress::shared::lines::{Keep, Lines};
 use crate::content_type::ContentType;
 use crate::store::Handle;
 
-/// Words that make a line an error line for a payload too large to read
-/// whole (`cmd::large` scans it as a stream with one pattern).
-pub(crate) const ERROR_WORDS: &str = r"(?i)\b(errors?|exceptions?|fail|failed|failures?|failing|fatal|panic|panicked|timeout|timed out|denied|refused|traceback|critical)\b";
-
 static MARKER_COUNT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(r"^\W*(?:\u{2026}\s*)?(\d+)\s+(?:more\s+)?[\w ]{0,24}?(?:lines|rows|sections|matches|elements|members)\b[^\n]*elided")
         .expect("marker count")

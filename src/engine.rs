@@ -162,7 +162,7 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
                 let text = if utf8 {
                     lossy.into_owned()
                 } else {
-                    crate::compress::tabular::windows_1252(&cleaned)
+                    crate::compress::shared::clean::windows_1252(&cleaned)
                 };
                 std::borrow::Cow::Owned(text.into_bytes())
             }

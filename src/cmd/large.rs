@@ -379,17 +379,17 @@ struct Sampler {
     /// The stream's last bytes (at least `room`), and its length.
     tail: VecDeque<u8>,
     bytes: usize,
-    signal: regex::bytes::Regex,
+    /// Query terms, if any (any case).
+    query: Option<regex::bytes::Regex>,
 }
 
 impl Sampler {
     fn new(budget: usize, query: &str) -> Sampler {
-        let mut words = vec![crate::budget::ERROR_WORDS.to_string()];
         let terms = crate::compress::shared::relevance::query_terms(query);
-        if !terms.is_empty() {
+        let query = (!terms.is_empty()).then(|| {
             let escaped: Vec<String> = terms.iter().map(|t| regex::escape(t)).collect();
-            words.push(format!("(?i){}", escaped.join("|")));
-        }
+            regex::bytes::Regex::new(&format!("(?i){}", escaped.join("|"))).expect("query terms")
+        });
         Sampler {
             // About four bytes a token, twice over so the fit can choose.
             room: (budget.saturating_mul(8)).clamp(4 << 10, 4 << 20),
@@ -402,7 +402,7 @@ impl Sampler {
             pick_bytes: 0,
             tail: VecDeque::new(),
             bytes: 0,
-            signal: regex::bytes::Regex::new(&words.join("|")).expect("signal words"),
+            query,
         }
     }
 
@@ -429,6 +429,13 @@ impl Sampler {
         self.extend_partial(&chunk[at..]);
     }
 
+    /// Whether a line is an error (the classifier every lean rule and the
+    /// budget share) or holds a query term.
+    fn signal(&self, line: &[u8]) -> bool {
+        self.query.as_ref().is_some_and(|q| q.is_match(line))
+            || crate::compress::shared::signal::is_error(&String::from_utf8_lossy(line))
+    }
+
     fn extend_partial(&mut self, piece: &[u8]) {
         let room = SCAN_CAP.saturating_sub(self.partial.len());
         self.partial
@@ -443,9 +450,7 @@ impl Sampler {
         if self.head_bytes < self.room {
             self.head_bytes += len.min(LINE_CAP) + 1;
             self.head.push(Kept::new(no, line, len));
-        } else if self.pick_bytes < self.room
-            && self.signal.is_match(&line[..line.len().min(SCAN_CAP)])
-        {
+        } else if self.pick_bytes < self.room && self.signal(&line[..line.len().min(SCAN_CAP)]) {
             self.pick_bytes += len.min(LINE_CAP) + 1;
             self.picks.push(Kept::new(no, line, len));
         }

@@ -30,6 +30,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use self::fit::{fit, reason};
+use crate::compress::shared::dropped_runs;
 use crate::compress::shared::lines::{Lines, Trace};
 use crate::compress::{Compressed, Decline};
 
@@ -312,25 +313,15 @@ impl<'d, 'a> Cut<'d, 'a> {
         // A run of context is cut only where it costs more than the new
         // hunk header it needs.
         let header_bytes = header.len() + 4;
-        let mut p = 0;
-        while p < m {
-            if keep[p] {
-                p += 1;
-                continue;
-            }
-            let mut q = p;
-            while q < m && !keep[q] {
-                q += 1;
-            }
+        for run in dropped_runs(&keep) {
             let bytes: usize = self
                 .doc
-                .range(body.start + p..body.start + q)
+                .range(body.start + run.start..body.start + run.end)
                 .map(|l| l.len() + 1)
                 .sum();
-            if p > 0 && q < m && bytes <= header_bytes {
-                keep[p..q].iter_mut().for_each(|x| *x = true);
+            if run.start > 0 && run.end < m && bytes <= header_bytes {
+                keep[run].fill(true);
             }
-            p = q;
         }
         for p in 1..m {
             if is_note(body.start + p) && keep[p - 1] {

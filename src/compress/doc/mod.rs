@@ -45,6 +45,7 @@ use self::blocks::{
 };
 use self::fit::{emit, fit};
 use self::prose::{amount, fold_links, key_sentence, sentences};
+use super::shared::dropped_runs;
 use super::shared::lines::Lines;
 use super::text::fence;
 use super::{Compressed, Decline, Trace};
@@ -817,20 +818,10 @@ impl<'d, 'a> Plan<'d, 'a> {
             .enumerate()
             .map(|(k, x)| first && k == 0 || key_sentence(&text[x.clone()]))
             .collect();
-        let mut k = 0;
-        while k < n {
-            if keep[k] {
-                k += 1;
-                continue;
+        for run in dropped_runs(&keep) {
+            if sents[run.end - 1].end - sents[run.start].start < MIN_GAP {
+                keep[run].fill(true);
             }
-            let mut j = k;
-            while j < n && !keep[j] {
-                j += 1;
-            }
-            if sents[j - 1].end - sents[k].start < MIN_GAP {
-                keep[k..j].fill(true);
-            }
-            k = j;
         }
         if keep.iter().all(|&x| x) {
             return r.for_each(|i| self.keep_prose(i, reason));
@@ -839,25 +830,23 @@ impl<'d, 'a> Plan<'d, 'a> {
             return self.drop(r, What::Prose);
         }
         let mut out = String::from(lead);
+        let runs = dropped_runs(&keep);
+        let mut runs = runs.iter().peekable();
         let mut k = 0;
         while k < n {
             if k > 0 {
                 out.push(' ');
             }
-            if keep[k] {
-                let (t, m) = fold_links(&text[sents[k].clone()]);
-                self.links += m;
-                out.push_str(&t);
-                k += 1;
+            if let Some(run) = runs.next_if(|r| r.start == k) {
+                let hidden = amount(&text[sents[k].start..sents[run.end - 1].end]);
+                out.push_str(&format!("\u{2026} {hidden} elided (caveman) \u{2026}"));
+                k = run.end;
                 continue;
             }
-            let mut j = k;
-            while j < n && !keep[j] {
-                j += 1;
-            }
-            let hidden = amount(&text[sents[k].start..sents[j - 1].end]);
-            out.push_str(&format!("\u{2026} {hidden} elided (caveman) \u{2026}"));
-            k = j;
+            let (t, m) = fold_links(&text[sents[k].clone()]);
+            self.links += m;
+            out.push_str(&t);
+            k += 1;
         }
         if lines[lines.len() - 1].ends_with('\r') {
             out.push('\r');

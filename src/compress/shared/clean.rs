@@ -224,9 +224,38 @@ pub(super) fn escape_len(b: &[u8], at: usize) -> usize {
     }
 }
 
+/// Bytes read as Windows-1252 (Latin-1 where they agree): what exports
+/// that are not UTF-8 most often are. Every byte is a character, so
+/// nothing is replaced.
+pub fn windows_1252(bytes: &[u8]) -> String {
+    const HIGH: [char; 32] = [
+        '\u{20ac}', '\u{81}', '\u{201a}', '\u{192}', '\u{201e}', '\u{2026}', '\u{2020}',
+        '\u{2021}', '\u{2c6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8d}', '\u{17d}',
+        '\u{8f}', '\u{90}', '\u{2018}', '\u{2019}', '\u{201c}', '\u{201d}', '\u{2022}', '\u{2013}',
+        '\u{2014}', '\u{2dc}', '\u{2122}', '\u{161}', '\u{203a}', '\u{153}', '\u{9d}', '\u{17e}',
+        '\u{178}',
+    ];
+    bytes
+        .iter()
+        .map(|&b| match b {
+            0x80..=0x9f => HIGH[usize::from(b - 0x80)],
+            _ => char::from(b),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn windows_1252_reads_every_byte() {
+        assert_eq!(
+            windows_1252(b"Caf\xe9 \x93q\x94 \x80"),
+            "Caf\u{e9} \u{201c}q\u{201d} \u{20ac}"
+        );
+        assert_eq!(windows_1252(b"\x81\xff").chars().count(), 2);
+    }
 
     fn c(s: &str) -> String {
         String::from_utf8(clean(s.as_bytes()).into_owned()).unwrap()

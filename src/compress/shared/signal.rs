@@ -172,14 +172,38 @@ static ROUTINE_LEVEL: LazyLock<Regex> = LazyLock::new(|| {
 /// INFO or DEBUG is the program reporting routine work (`INFO Partition
 /// rdd_2_1 not found, computing it`), not an error.
 pub fn is_error(line: &str) -> bool {
+    let mut routine = None;
+    error_by(line, |line| {
+        !*routine.get_or_insert_with(|| ROUTINE_LEVEL.is_match(line))
+    })
+}
+
+/// Whether a table cell reports an error or failure: as [`is_error`], but
+/// a weak word never counts. A cell has no level of its own, and a cell of
+/// prose (`I Can't Stand It`, `Not found in stock`) is data, not a report.
+pub fn is_error_cell(cell: &str) -> bool {
+    error_by(cell, |_| false)
+}
+
+/// The level of a table cell ([`is_error_cell`], then warnings).
+pub fn cell_level(cell: &str) -> Level {
+    if is_error_cell(cell) {
+        Level::Error
+    } else if is_warning_word(cell) {
+        Level::Warning
+    } else {
+        Level::Other
+    }
+}
+
+/// An error shape, or an error word that is not negated; a weak word
+/// counts when `weak_counts` says so.
+fn error_by(line: &str, mut weak_counts: impl FnMut(&str) -> bool) -> bool {
     if ERROR_SHAPES.is_match(line) || STATUS.is_match(line) {
         return true;
     }
-    let mut routine = None;
     ERROR_WORDS.find_iter(line).any(|m| {
-        let weak_and_routine = WEAK.is_match(m.as_str())
-            && *routine.get_or_insert_with(|| ROUTINE_LEVEL.is_match(line));
-        !weak_and_routine && !negated(line, m.start(), m.end())
+        (!WEAK.is_match(m.as_str()) || weak_counts(line)) && !negated(line, m.start(), m.end())
     })
 }
 
@@ -305,6 +329,25 @@ mod tests {
                 "{line}"
             );
         }
+    }
+
+    #[test]
+    fn cells_count_no_weak_word() {
+        for (cell, want) in [
+            ("CrashLoopBackOff", Level::Error),
+            ("Failed", Level::Error),
+            ("exit code 137", Level::Error),
+            ("java.lang.NullPointerException", Level::Error),
+            ("Warning", Level::Warning),
+            ("I Can't Stand It", Level::Other),
+            ("Not found in stock", Level::Other),
+            ("invalid", Level::Other),
+            ("Running", Level::Other),
+        ] {
+            assert_eq!(cell_level(cell), want, "{cell}");
+        }
+        // The same weak words are errors on a line of a log.
+        assert!(is_error("open config.yaml: not found"));
     }
 
     proptest::proptest! {

@@ -17,7 +17,7 @@ use std::ops::Range;
 use std::sync::LazyLock;
 
 use super::super::shared::stats::{Field, Mode, Scalar, Stats};
-use super::super::shared::{dropped_runs, relevance};
+use super::super::shared::{dropped_runs, relevance, signal};
 use super::{contains, rebuild, Out, MARKER_GUARD, QUERY_FILL};
 use crate::compress::{Compressed, Decline, Input, Trace};
 use crate::detect::Parsed;
@@ -135,16 +135,19 @@ impl LeanCut<'_> {
     }
 }
 
-/// Error words and the failure states of processes, pods and containers.
-static FAILURE: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(concat!(
-        r"(?i:\b(errors?|exceptions?|fail|failed|failures?|failing|fatal|panic|panicked|timeout|timed out",
-        r"|denied|refused|rejected|traceback|critical|crash(ed)?|abort(ed)?|crashloopbackoff|oomkilled",
-        r"|evicted|imagepullbackoff|errimagepull|security|warning|unhealthy|dead)\b)",
-        r"|\b[A-Z][A-Za-z0-9]*(Error|Exception|Fault)\b|\bExited \([1-9]\d*\)"
-    ))
-    .expect("failure words")
+/// States of processes and services that a table reports in a cell of
+/// its own, beyond what the shared classifier calls an error or warning:
+/// a dead unit, a container that exited non-zero, a security update.
+static FAILED_STATE: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(r"(?i:\b(dead|security)\b)|\bExited \([1-9]\d*\)").expect("failed states")
 });
+
+/// Whether a cell reports a failure: an error or warning by the
+/// classifier every lean rule shares (read as a cell: weak words do not
+/// count), or a failed state.
+fn failing_cell(c: &str) -> bool {
+    signal::cell_level(c) >= signal::Level::Warning || FAILED_STATE.is_match(c)
+}
 
 /// Column names that hold an HTTP status or an exit code.
 const STATUS_COLUMNS: [&str; 5] = ["status", "code", "status_code", "exit", "exit_code"];
@@ -163,7 +166,7 @@ fn is_status_column(n: &str) -> bool {
 /// The one error test of a lean table row: a failure word in a cell, or a
 /// status column holding an HTTP error or a non-zero exit code.
 fn row_is_error(names: &[&str], cells: &[&str]) -> bool {
-    cells.iter().any(|c| FAILURE.is_match(c))
+    cells.iter().any(|c| failing_cell(c))
         || names.iter().zip(cells).any(|(n, c)| {
             let n = n.trim().to_ascii_lowercase();
             is_status_column(&n)
@@ -400,33 +403,13 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     let Ok(text) = std::str::from_utf8(input.body) else {
         // A Latin-1 or Windows-1252 export, read in that encoding; the
         // view is UTF-8 (the original is stored as it was).
-        let text = windows_1252(input.body);
+        let text = crate::compress::shared::clean::windows_1252(input.body);
         if let Some(t) = table::parse_text(&text) {
             return lean_dsv(text.as_bytes(), &t, input.query, input.budget).ok_or(NO);
         }
         return lean_aligned(&text, input.query, LEAN_TAIL, input.budget).ok_or(NO);
     };
     lean_aligned(text, input.query, LEAN_TAIL, input.budget).ok_or(NO)
-}
-
-/// Bytes read as Windows-1252 (Latin-1 where they agree): what exports
-/// that are not UTF-8 most often are. Every byte is a character, so
-/// nothing is replaced.
-pub(crate) fn windows_1252(bytes: &[u8]) -> String {
-    const HIGH: [char; 32] = [
-        '\u{20ac}', '\u{81}', '\u{201a}', '\u{192}', '\u{201e}', '\u{2026}', '\u{2020}',
-        '\u{2021}', '\u{2c6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8d}', '\u{17d}',
-        '\u{8f}', '\u{90}', '\u{2018}', '\u{2019}', '\u{201c}', '\u{201d}', '\u{2022}', '\u{2013}',
-        '\u{2014}', '\u{2dc}', '\u{2122}', '\u{161}', '\u{203a}', '\u{153}', '\u{9d}', '\u{17e}',
-        '\u{178}',
-    ];
-    bytes
-        .iter()
-        .map(|&b| match b {
-            0x80..=0x9f => HIGH[usize::from(b - 0x80)],
-            _ => char::from(b),
-        })
-        .collect()
 }
 
 /// A whitespace-aligned or box-drawn table cut by the lean rules: its
@@ -646,15 +629,6 @@ mod tests {
         assert!(out.contains("60 total rows"), "{out}");
         assert!(out.contains("code: 60 distinct"), "{out}");
         assert!(!out.contains("mode") && !out.contains("#1"), "{out}");
-    }
-
-    #[test]
-    fn windows_1252_reads_every_byte() {
-        assert_eq!(
-            windows_1252(b"Caf\xe9 \x93q\x94 \x80"),
-            "Caf\u{e9} \u{201c}q\u{201d} \u{20ac}"
-        );
-        assert_eq!(windows_1252(b"\x81\xff").chars().count(), 2);
     }
 
     #[test]

@@ -4,7 +4,6 @@
 
 mod lean;
 
-pub(crate) use lean::windows_1252;
 mod listing;
 
 pub(crate) use lean::{lean_aligned, lean_cut, lean_marker, Grid};
