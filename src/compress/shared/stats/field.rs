@@ -233,15 +233,37 @@ impl<'a> Field<'a> {
         }
     }
 
-    /// The name can be written as a marker key (no spaces or separators).
+    /// The name can be written as a marker key ([`Field::shown_name`]): no
+    /// control characters, quotes or marker glyphs.
     pub fn markable(&self) -> bool {
         !self.name.is_empty()
             && self.name.len() <= 64
-            && self
-                .name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"_.@$/-[]#()%+:".contains(&b) || b >= 0x80)
             && !self.name.contains("..")
+            && !self
+                .name
+                .chars()
+                .any(|c| c.is_control() || c == '"' || c == '\u{2026}' || c == '\u{d7}')
+            && !self.name.contains("caveman")
+    }
+
+    /// The name needs quotes in a summary ([`Field::shown_name`]).
+    pub fn quoted(&self) -> bool {
+        !self
+            .name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_.@$/-[]#()%+:".contains(&b) || b >= 0x80)
+    }
+
+    /// The name as a summary writes it: as it is when it reads as one word
+    /// (letters, digits, `_.@$/-[]#()%+:`), else in double quotes
+    /// (`"US Gross"=…`, `"First?"=…`), so that a column named with spaces
+    /// or punctuation is stated like any other.
+    pub fn shown_name(&self) -> std::borrow::Cow<'_, str> {
+        if !self.quoted() {
+            std::borrow::Cow::Borrowed(&self.name)
+        } else {
+            std::borrow::Cow::Owned(format!("\"{}\"", self.name))
+        }
     }
 
     /// Whether a summary may speak of this field at all.

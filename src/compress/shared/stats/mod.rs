@@ -106,11 +106,13 @@ impl<'a> Stats<'a> {
 
     /// The units that must stay so that every extreme and every category
     /// is seen in the view: those of fields or values the summary cannot
-    /// state.
+    /// state, or states only under a quoted name (`"US Gross"=…`): a
+    /// reader that takes `key=value` words would not find them, so their
+    /// rows stay too.
     pub fn holders(&self) -> Vec<usize> {
         let mut out = Vec::new();
         for f in &self.fields {
-            let stated = f.stated();
+            let stated = f.stated() && !f.quoted();
             if f.numeric() && !stated {
                 out.extend(f.min.map(|m| m.unit));
                 out.extend(f.max.map(|m| m.unit));
@@ -192,9 +194,9 @@ impl<'a> Stats<'a> {
                 .iter()
                 .map(|f| {
                     if f.present >= n {
-                        f.name.clone()
+                        f.shown_name().into_owned()
                     } else {
-                        format!("{}×{}", f.name, f.present)
+                        format!("{}×{}", f.shown_name(), f.present)
                     }
                 })
                 .collect();
@@ -284,7 +286,7 @@ impl<'a> Stats<'a> {
             if !f.stated() || mode == Mode::Skip {
                 continue;
             }
-            let name = &f.name;
+            let name = f.shown_name();
             // `count` values are every value of the field: one per unit
             // (one per occurrence when pooled).
             let all_of = |count: usize| {
@@ -484,11 +486,26 @@ mod tests {
     }
 
     #[test]
-    fn unmarkable_names_keep_holders() {
+    fn names_with_spaces_are_stated_quoted() {
         let mut s = Stats::new(64);
         for (i, x) in ["3", "9", "1"].iter().enumerate() {
             s.unit();
             s.add(i, "US Gross", Scalar::Num(x, x.parse().unwrap()));
+            s.add(i, "First?", Scalar::Str("yes"));
+        }
+        assert_eq!(s.holders(), vec![0, 1, 2], "the rows of quoted fields stay");
+        assert_eq!(
+            s.render("rows", true, 1000),
+            "3 total rows; fields: \"US Gross\", \"First?\"; all \"First?\"=yes; \"US Gross\"=1..9"
+        );
+    }
+
+    #[test]
+    fn unmarkable_names_keep_holders() {
+        let mut s = Stats::new(64);
+        for (i, x) in ["3", "9", "1"].iter().enumerate() {
+            s.unit();
+            s.add(i, "bad\tname", Scalar::Num(x, x.parse().unwrap()));
         }
         assert_eq!(s.holders(), vec![1, 2]);
         assert_eq!(s.render("rows", false, 1000), "3 total rows");
