@@ -321,6 +321,52 @@ fn the_budget_keeps_the_cause() {
     assert!(r.report()["tokens_after"].as_u64().unwrap() <= 2000);
 }
 
+/// A design document of 40 sections of varied prose (words drawn by a
+/// fixed xorshift), one paragraph of section 29 naming an error code.
+fn design_doc() -> String {
+    const WORDS: [&str; 20] = [
+        "buffer", "window", "chunk", "caller", "stream", "reader", "writer", "table", "state",
+        "match", "pattern", "search", "prefix", "suffix", "byte", "slice", "vector", "index",
+        "offset", "length",
+    ];
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut word = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        WORDS[(x % 20) as usize]
+    };
+    let mut doc =
+        String::from("# Design\n\nThis document describes the internal design of the crate.\n\n");
+    for s in 0..40 {
+        doc.push_str(&format!("## The {} {}\n\n", word(), word()));
+        for p in 0..3 {
+            let sentences: Vec<String> = (0..4)
+                .map(|_| {
+                    let w: Vec<&str> = (0..12).map(|_| word()).collect();
+                    format!("{}.", w.join(" "))
+                })
+                .collect();
+            doc.push_str(&sentences.join(" "));
+            doc.push_str("\n\n");
+            if s == 29 && p == 1 {
+                doc.push_str(
+                    "A corrupted stream makes inflate() return Z_DATA_ERROR, and the caller then reports it.\n\n",
+                );
+            }
+        }
+    }
+    doc
+}
+
+#[test]
+fn a_document_under_a_budget_keeps_what_it_says_of_errors() {
+    let (r, view) = lean(&design_doc(), &["--budget", "500"]);
+    assert!(view.contains("Z_DATA_ERROR"), "{view}");
+    assert!(view.starts_with("# Design\n"), "{view}");
+    assert!(r.report()["tokens_after"].as_u64().unwrap() <= 500);
+}
+
 /// Events of an activity feed, each larger than a budget of 500 tokens:
 /// one issue whose title and body carry the error.
 fn big_events(error_at: Option<usize>) -> String {

@@ -3,6 +3,7 @@
 
 use super::{Body, Item};
 use crate::compress::shared::lines::{Keep, Lines, Unfit};
+use crate::compress::shared::signal;
 
 /// The text of an item as the budget weighs it.
 fn item_text<'a>(doc: &Lines<'a>, it: &'a Item) -> &'a str {
@@ -20,8 +21,20 @@ pub(super) fn fit(doc: &Lines<'_>, items: Vec<Item>, budget: usize) -> (Vec<Item
         .filter(|&k| !matches!(items[k].body, Body::Marker(_)))
         .collect();
     let mut keep = Keep::new(content.len());
+    // The budget keeps the cause (as every lean view under a budget): the
+    // first piece of each kind that names an error or failure comes
+    // before headings and first sentences; later ones of the same kind
+    // keep their own rank.
+    let mut kinds = rustc_hash::FxHashSet::default();
     for (u, &k) in content.iter().enumerate() {
-        keep.set(u, items[k].reason);
+        let text = item_text(doc, &items[k]);
+        let mut first_of_kind = || kinds.insert(crate::compress::shared::lean::template(text));
+        let reason = if signal::is_error(text) && first_of_kind() {
+            "error mention"
+        } else {
+            items[k].reason
+        };
+        keep.set(u, reason);
     }
     let unfit = keep.fit_text(
         Some(budget),
