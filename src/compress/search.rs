@@ -10,6 +10,8 @@ use super::shared::lines::{join_lines, Keep, Lines};
 use super::{Compressed, Decline, Input};
 use crate::go::regexp::WordSet;
 
+mod grouped;
+
 /// Shorter lists are left alone.
 const MIN_LINES: usize = 18;
 const HEAD: usize = 8;
@@ -217,7 +219,8 @@ impl<'a> Entries<'a> {
     }
 }
 
-/// The lean search view: per file its first hits (and their context), the
+/// The lean search view: grep hits grouped by file ([`grouped`]); under a
+/// budget or for lists, per file its first hits (and their context), the
 /// rest counted on a line that names the file; per directory or host of a
 /// list its first entries, the rest counted.
 fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, Decline> {
@@ -225,6 +228,11 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
     let n = doc.len();
     if n < 8 {
         return Err(Decline("fewer than 8 lines"));
+    }
+    if budget.is_none() {
+        if let Some(c) = grouped::grouped(text, query) {
+            return Ok(c);
+        }
     }
     let es = entries(doc.iter());
     let mut keep = Keep::new(n);
