@@ -11,6 +11,7 @@ use super::{Compressed, Decline, Input};
 use crate::go::regexp::WordSet;
 
 mod grouped;
+mod urls;
 
 /// Shorter lists are left alone.
 const MIN_LINES: usize = 18;
@@ -57,7 +58,7 @@ enum Entry<'a> {
 }
 
 fn entries<'a>(lines: impl Iterator<Item = &'a str>) -> Entries<'a> {
-    use crate::detect::lean::{looks_path, search_line, SearchLine};
+    use crate::detect::lean::{looks_path, scheme_len, search_line, SearchLine};
     let mut out = Entries::default();
     let mut heading: Option<&'a str> = None;
     for raw in lines {
@@ -96,7 +97,7 @@ fn entries<'a>(lines: impl Iterator<Item = &'a str>) -> Entries<'a> {
                         heading = Some(l);
                         Entry::Heading(l)
                     }
-                    _ if l.starts_with("http://") || l.starts_with("https://") => {
+                    _ if scheme_len(l).is_some() => {
                         let rest = l.split_once("://").map_or("", |x| x.1);
                         let host = rest.split('/').next().unwrap_or(rest);
                         Entry::Listed(&l[..l.len() - rest.len() + host.len()])
@@ -231,6 +232,9 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
     }
     if budget.is_none() {
         if let Some(c) = grouped::grouped(text, query) {
+            return Ok(c);
+        }
+        if let Some(c) = urls::grouped(text) {
             return Ok(c);
         }
     }

@@ -70,13 +70,14 @@ fn identical_hits_of_a_file_are_one_line_with_their_numbers() {
         ));
     }
     let view = lean_as(&s, "search-result");
+    assert!(view.contains("src/_pytest/main.py (5 matches)\n"), "{view}");
     assert!(view.contains("651,669,700,720:warnings.warn(\n"), "{view}");
     assert!(
         view.contains("800:warnings.warn(CONSOLE_MAIN, stacklevel=2)"),
         "{view}"
     );
     assert!(
-        view.contains("src/_pytest/mark/structures.py\n205,450,628:warnings.warn("),
+        view.contains("src/_pytest/mark/structures.py (3 matches)\n205,450,628:warnings.warn("),
         "{view}"
     );
 }
@@ -111,4 +112,44 @@ fn a_large_grep_caps_files_but_keeps_their_definitions_and_never_marks_one_hit()
     for l in view.lines().filter(|l| l.starts_with('\u{2026}')) {
         assert!(!l.starts_with("\u{2026} 1 more"), "{l}");
     }
+}
+
+#[test]
+fn a_url_list_is_never_read_as_grep_records_and_drops_badges_before_links() {
+    // Links pulled out of READMEs: badges, repeated licence links, links
+    // with ports (once read as `path:N:` records of a path "http").
+    let mut s = String::new();
+    for k in 0..12 {
+        s.push_str(&format!("https://img.shields.io/crates/v/crate{k}.svg\n"));
+        s.push_str(&format!(
+            "https://github.com/owner{k}/crate{k}/actions/workflows/ci.yml/badge.svg\n"
+        ));
+        s.push_str(&format!("https://github.com/owner{k}/crate{k}\n"));
+        s.push_str(&format!("https://docs.rs/crate{k}/\n"));
+        s.push_str("http://opensource.org/licenses/MIT\n");
+    }
+    s.push_str("http://localhost:8000/xyz?abc\n");
+    s.push_str("http://localhost:8000/a:12:b\n");
+    let view = lean_as(&s, "search-result");
+    assert!(!view.contains("matches in http"), "{view}");
+    for k in 0..12 {
+        assert!(
+            view.contains(&format!("/owner{k}/crate{k}\n")),
+            "{k}: {view}"
+        );
+        assert!(view.contains(&format!("/crate{k}/\n")), "{k}: {view}");
+    }
+    assert!(
+        view.contains("http://opensource.org/licenses/MIT \u{d7}12\n"),
+        "{view}"
+    );
+    assert!(
+        view.contains("/xyz?abc\n") && view.contains("/a:12:b\n"),
+        "{view}"
+    );
+    assert!(
+        view.contains("\u{2026} 24 badge and CI image links elided (caveman) \u{2026}"),
+        "{view}"
+    );
+    assert!(!view.contains("shields"), "{view}");
 }
