@@ -148,7 +148,7 @@ fn a_url_list_is_never_read_as_grep_records_and_drops_badges_before_links() {
         "{view}"
     );
     assert!(
-        view.contains("\u{2026} 24 badge and CI image links elided (caveman) \u{2026}"),
+        view.contains("\u{2026} 24 badge, CI and .svg image links elided (caveman) \u{2026}"),
         "{view}"
     );
     assert!(!view.contains("shields"), "{view}");

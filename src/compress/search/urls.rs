@@ -74,7 +74,7 @@ fn render(hosts: &[Host<'_>], cap: Option<usize>, badges: usize) -> (Vec<String>
     if badges > 0 {
         dropped += badges;
         out.push(format!(
-            "\u{2026} {badges} badge and CI image links elided (caveman) \u{2026}"
+            "\u{2026} {badges} badge, CI and .svg image links elided (caveman) \u{2026}"
         ));
     }
     (out, dropped)
