@@ -10,6 +10,9 @@ use super::shared::lines::{join_lines, Keep, Lines};
 use super::{Compressed, Decline, Input};
 use crate::go::regexp::WordSet;
 
+mod grouped;
+mod urls;
+
 /// Shorter lists are left alone.
 const MIN_LINES: usize = 18;
 const HEAD: usize = 8;
@@ -55,7 +58,7 @@ enum Entry<'a> {
 }
 
 fn entries<'a>(lines: impl Iterator<Item = &'a str>) -> Entries<'a> {
-    use crate::detect::lean::{looks_path, search_line, SearchLine};
+    use crate::detect::lean::{looks_path, scheme_len, search_line, SearchLine};
     let mut out = Entries::default();
     let mut heading: Option<&'a str> = None;
     for raw in lines {
@@ -94,7 +97,7 @@ fn entries<'a>(lines: impl Iterator<Item = &'a str>) -> Entries<'a> {
                         heading = Some(l);
                         Entry::Heading(l)
                     }
-                    _ if l.starts_with("http://") || l.starts_with("https://") => {
+                    _ if scheme_len(l).is_some() => {
                         let rest = l.split_once("://").map_or("", |x| x.1);
                         let host = rest.split('/').next().unwrap_or(rest);
                         Entry::Listed(&l[..l.len() - rest.len() + host.len()])
@@ -217,7 +220,8 @@ impl<'a> Entries<'a> {
     }
 }
 
-/// The lean search view: per file its first hits (and their context), the
+/// The lean search view: grep hits grouped by file ([`grouped`]); under a
+/// budget or for lists, per file its first hits (and their context), the
 /// rest counted on a line that names the file; per directory or host of a
 /// list its first entries, the rest counted.
 fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, Decline> {
@@ -225,6 +229,14 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
     let n = doc.len();
     if n < 8 {
         return Err(Decline("fewer than 8 lines"));
+    }
+    if budget.is_none() {
+        if let Some(c) = grouped::grouped(text, query) {
+            return Ok(c);
+        }
+        if let Some(c) = urls::grouped(text) {
+            return Ok(c);
+        }
     }
     let es = entries(doc.iter());
     let mut keep = Keep::new(n);

@@ -387,7 +387,7 @@ fn a_table_after_a_preamble_keeps_the_preamble_the_header_and_the_odd_pods() {
 }
 
 #[test]
-fn an_ls_lr_listing_keeps_every_directory_its_count_and_the_largest_file() {
+fn an_ls_lr_listing_keeps_every_directory_every_name_and_the_largest_file() {
     let dirs = [(".", 25), ("./bin", 3), ("./lib", 30), ("./share/doc", 20)];
     let mut s = String::new();
     for (n, (dir, k)) in dirs.iter().enumerate() {
@@ -421,18 +421,74 @@ fn an_ls_lr_listing_keeps_every_directory_its_count_and_the_largest_file() {
         );
     }
     assert!(view.contains(" 98765432 Jan  1 00:00 file11.txt"), "{view}");
+    // Every name stays, with its size; the shared mode and owner are said
+    // once per run.
+    for j in 0..30 {
+        assert!(view.contains(&format!("file{j:02}.txt")), "{j}: {view}");
+    }
+    assert!(view.contains("file05.txt 0, "), "{view}");
     assert!(
-        view.contains("         0 Jan  1 00:00 file05.txt"),
+        view.contains("all -rw-r--r-- root root; as name size"),
         "{view}"
     );
-    assert!(view.contains("./lib holds 30 entries"), "{view}");
-    assert!(view.contains("size="), "{view}");
-    // A file named after an error is not an error row; the markers
-    // never call a date a size.
-    assert!(!view.contains("libgpg-error.so.0"), "{view}");
-    assert!(!view.contains("size=Jan"), "{view}");
+    // A file named after an error is not an error row.
+    assert!(view.contains(" libgpg-error.so.0 "), "{view}");
+    assert!(!view.contains("00:00 libgpg-error.so.0"), "{view}");
     let rows = view.lines().filter(|l| l.starts_with("-rw-")).count();
     assert_eq!(rows + elided_rows(&view), 78, "{view}");
+}
+
+#[test]
+fn a_plain_ls_l_listing_hides_no_name() {
+    // `ls -l` of a system directory: mostly alike directories, a few
+    // symlinks and files, one large directory; no directory header.
+    let mut s = String::from("total 272\n");
+    let mut names = Vec::new();
+    for j in 0..60 {
+        let name = format!("dir-{j:02}.d");
+        let line = match j {
+            7 => format!(
+                "lrwxrwxrwx  1 root root    21 Jan  8  2023 {name} -> /etc/alternatives/cpp\n"
+            ),
+            31 => format!("-rw-r--r--  1 root root   267 May  9  2025 {name}\n"),
+            59 => format!("drwxr-xr-x 41 root root 40960 Sep 22 04:51 {name}\n"),
+            _ => format!(
+                "drwxr-xr-x {:>2} root root  4096 Jun {:>2}  2025 {name}\n",
+                2 + j % 5,
+                1 + j % 28
+            ),
+        };
+        s.push_str(&line);
+        names.push(name);
+    }
+    let (view, _) = lean_as(&s, "tabular");
+    assert!(view.len() < s.len(), "{view}");
+    for name in &names {
+        assert!(view.contains(name.as_str()), "{name}: {view}");
+    }
+    assert!(
+        view.contains(
+            "lrwxrwxrwx  1 root root    21 Jan  8  2023 dir-07.d -> /etc/alternatives/cpp"
+        ),
+        "{view}"
+    );
+    assert!(
+        view.contains("-rw-r--r--  1 root root   267 May  9  2025 dir-31.d"),
+        "{view}"
+    );
+    assert!(
+        view.contains("drwxr-xr-x 41 root root 40960 Sep 22 04:51 dir-59.d"),
+        "{view}"
+    );
+    assert!(
+        view.contains("entries: all drwxr-xr-x root root size 4096; links and dates elided"),
+        "{view}"
+    );
+    let rows = view
+        .lines()
+        .filter(|l| l.starts_with(['d', 'l', '-']))
+        .count();
+    assert_eq!(rows + elided_rows(&view), 60, "{view}");
 }
 
 #[test]

@@ -75,7 +75,9 @@ fn sections(plain: &[&str]) -> Option<Vec<Section>> {
         }
     }
     let rows: usize = out.iter().map(|s| s.rows.len()).sum();
-    (headers > 0 && rows >= LEAN_MIN_ROWS && other * 10 <= rows * MAX_OTHER_PER_TEN).then_some(out)
+    // A plain `ls -l` has no header: its rows are nearly every line.
+    (rows >= LEAN_MIN_ROWS && (headers > 0 || other == 0) && other * 10 <= rows * MAX_OTHER_PER_TEN)
+        .then_some(out)
 }
 
 /// The cells of an `ls -l` row: mode, links, owner, group (empty under
@@ -123,14 +125,23 @@ fn cells(line: &str) -> Vec<&str> {
 /// A listing cut by the lean rules, or `None` when the lines are not
 /// one.
 pub(crate) fn lean_listing(text: &str, query: &str, budget: Option<usize>) -> Option<Compressed> {
-    // A listing has a directory header: a line that ends with a colon.
+    // A listing has a directory header (a line that ends with a colon),
+    // or starts with `total N` or a row.
     let b = text.as_bytes();
-    if memchr::memmem::find(b, b":\n").is_none() && memchr::memmem::find(b, b":\r\n").is_none() {
+    let first = text.trim_start().lines().next().unwrap_or("");
+    if memchr::memmem::find(b, b":\n").is_none()
+        && memchr::memmem::find(b, b":\r\n").is_none()
+        && !first.starts_with("total ")
+        && !LS_ROW.is_match(first)
+    {
         return None;
     }
     let doc = Lines::split(text);
     let plain: Vec<&str> = doc.iter().map(|l| l.trim_end_matches('\r')).collect();
     let sections = sections(&plain)?;
+    if budget.is_none() {
+        return Some(by_name(&doc, &plain, &sections, query));
+    }
     let rows: Vec<usize> = sections
         .iter()
         .flat_map(|s| s.rows.iter().copied())
@@ -204,6 +215,127 @@ pub(crate) fn lean_listing(text: &str, query: &str, budget: Option<usize>) -> Op
     });
     trace.kept = cut.trace.kept.clone();
     Some(Compressed::traced(join_lines(&doc, &pieces), trace))
+}
+
+/// Rows of a run of alike entries written as names at least: a shorter
+/// run stays as its rows (its marker would cost about as much).
+const MIN_NAMED_RUN: usize = 3;
+
+/// A listing whose names all stay: the name column is the key. Each
+/// directory's usual mode, owner and group are said once per run of
+/// entries that share them, with the names (and their sizes, unless one
+/// size is common to the run); rows that differ (another mode or owner, a
+/// symlink, the directory's largest entry, a query hit) stay whole.
+fn by_name(doc: &Lines<'_>, plain: &[&str], sections: &[Section], query: &str) -> Compressed {
+    let mut keep = Keep::new(doc.len());
+    let mut alike = vec![false; doc.len()];
+    let q = query.trim().to_lowercase();
+    for sec in sections {
+        let cells: Vec<Vec<&str>> = sec.rows.iter().map(|&i| cells(plain[i])).collect();
+        fn key<'t>(c: &[&'t str]) -> (&'t str, &'t str, &'t str) {
+            (c[0], c[2], c[3])
+        }
+        let mut counts: Vec<((&str, &str, &str), usize)> = Vec::new();
+        for c in cells.iter().filter(|c| c.len() == NAMES.len()) {
+            match counts.iter_mut().find(|(k, _)| *k == key(c)) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((key(c), 1)),
+            }
+        }
+        // The most frequent (first seen among equals).
+        let usual = counts
+            .iter()
+            .fold(
+                None::<&((&str, &str, &str), usize)>,
+                |best, kc| match best {
+                    Some(b) if b.1 >= kc.1 => Some(b),
+                    _ => Some(kc),
+                },
+            )
+            .map(|kc| kc.0);
+        let size = |c: &Vec<&str>| c[4].trim().parse::<u64>().ok();
+        let largest = cells
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.len() == NAMES.len())
+            .filter_map(|(k, c)| size(c).map(|s| (s, k)))
+            .fold(None::<(u64, usize)>, |b, (s, k)| match b {
+                Some(b) if b.0 >= s => Some(b),
+                _ => Some((s, k)),
+            });
+        for (k, (&line, c)) in sec.rows.iter().zip(&cells).enumerate() {
+            alike[line] = c.len() == NAMES.len()
+                && Some(key(c)) == usual
+                && !c[0].starts_with('l')
+                && !c[6].contains(" -> ")
+                && largest.map(|l| l.1) != Some(k)
+                && (q.is_empty() || !plain[line].to_lowercase().contains(&q));
+        }
+        if let Some((s, k)) = largest {
+            // The largest entry is news only when it stands out.
+            let others = cells.iter().filter(|c| c.len() == NAMES.len());
+            if others.filter_map(size).all(|t| t == s) {
+                alike[sec.rows[k]] = Some(key(&cells[k])) == usual
+                    && !cells[k][0].starts_with('l')
+                    && (q.is_empty() || !plain[sec.rows[k]].to_lowercase().contains(&q));
+            }
+        }
+    }
+    // Runs of alike rows in one directory, long enough to name.
+    let mut i = 0;
+    while i < doc.len() {
+        if !alike[i] {
+            keep.set(i, "directory header, total, text or a row that differs");
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < doc.len() && alike[i] {
+            i += 1;
+        }
+        if i - start < MIN_NAMED_RUN {
+            for j in start..i {
+                keep.set(j, "row");
+            }
+        }
+    }
+    let (pieces, _, trace) = keep.collapse(|run| {
+        let cells: Vec<Vec<&str>> = run.clone().map(|i| cells(plain[i])).collect();
+        let c0 = &cells[0];
+        let one_size = cells.iter().all(|c| c[4] == c0[4]);
+        let mut head = format!("\u{2026} {} entries: all {} {}", run.len(), c0[0], c0[2]);
+        if !c0[3].is_empty() {
+            head.push(' ');
+            head.push_str(c0[3]);
+        }
+        let mut names: Vec<String> = Vec::with_capacity(cells.len());
+        for c in &cells {
+            let name = if c[6].contains([' ', ',', '\t']) {
+                format!("'{}'", c[6])
+            } else {
+                c[6].to_string()
+            };
+            names.push(if one_size {
+                name
+            } else {
+                format!("{name} {}", c[4].trim())
+            });
+        }
+        let text = if one_size {
+            format!(
+                "{head} size {}; links and dates elided (caveman): {}",
+                c0[4].trim(),
+                names.join(" ")
+            )
+        } else {
+            format!(
+                "{head}; as name size, links and dates elided (caveman): {}",
+                names.join(", ")
+            )
+        };
+        Some((text, 0))
+    });
+    Compressed::traced(join_lines(doc, &pieces), trace)
 }
 
 #[cfg(test)]

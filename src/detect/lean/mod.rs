@@ -40,7 +40,7 @@ mod tables;
 mod tools;
 
 pub(crate) use sample::Sample;
-pub(crate) use search::{looks_path, search_line, SearchLine};
+pub(crate) use search::{looks_path, scheme_len, search_line, SearchLine};
 
 /// Lines the line rules read.
 const SAMPLE: usize = 2000;
@@ -311,5 +311,13 @@ mod tests {
         assert_eq!(search_line("src/a-b.go-12-x"), SearchLine::Context);
         assert_eq!(search_line("src/a.go:x"), SearchLine::Hit);
         assert_eq!(search_line("hello: world"), SearchLine::Other);
+        assert_eq!(
+            search_line("http://localhost:8000/a:12:b"),
+            SearchLine::Other
+        );
+        assert_eq!(
+            search_line("git+https://h.org/a.git:1:x"),
+            SearchLine::Other
+        );
     }
 }

@@ -113,7 +113,7 @@ pub(crate) enum SearchLine {
 /// path), a context line (`path-N-`), or something else.
 pub(crate) fn search_line(l: &str) -> SearchLine {
     let b = l.as_bytes();
-    if b.is_empty() || b[0].is_ascii_whitespace() || b[0] == b':' {
+    if b.is_empty() || b[0].is_ascii_whitespace() || b[0] == b':' || scheme_len(l).is_some() {
         return SearchLine::Other;
     }
     // `git grep REV` prefixes `REV:`.
@@ -154,6 +154,18 @@ pub(crate) fn search_line(l: &str) -> SearchLine {
         from = k + 1;
     }
     SearchLine::Other
+}
+
+/// The length of a URL's `scheme://` at the start of `l` (`https://`,
+/// `git+ssh://`): such a line is a link, never a `path:N:` record.
+pub(crate) fn scheme_len(l: &str) -> Option<usize> {
+    let b = l.as_bytes();
+    let n = b
+        .iter()
+        .take(32)
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'.' | b'-'))
+        .count();
+    (n > 0 && b[0].is_ascii_alphabetic() && l[n..].starts_with("://")).then_some(n + 3)
 }
 
 /// A path as grep prints it: no spaces, no control characters, short.
