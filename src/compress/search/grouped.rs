@@ -119,7 +119,6 @@ fn render_file(
     query: &str,
     out: &mut Vec<String>,
 ) -> usize {
-    let head = out.len();
     out.push(path.to_string());
     let with_context = recs.iter().any(|r| !r.hit);
     // Distinct texts, in order of first appearance (only a run of hits
@@ -212,11 +211,6 @@ fn render_file(
         } else {
             out.push(format!("{}-{}", r.n, r.text));
         }
-    }
-    // A file whose hits are not one line each says how many it has.
-    let hits = recs.iter().filter(|r| r.hit).count();
-    if !hidden.is_empty() || texts.len() < hits {
-        out[head] = format!("{path} ({hits} matches)");
     }
     if hidden.is_empty() && hidden_context == 0 {
         return 0;
