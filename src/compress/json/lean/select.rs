@@ -445,6 +445,9 @@ fn leaves<'v>(
             stats.add(unit, path, s)
         }
     };
+    if v.is_container() && !path.is_empty() {
+        stats.add_container(path, matches!(v.get(), Value::Array(_)));
+    }
     match v.get() {
         Value::Object(m) => {
             if depth >= MAX_LEAF_DEPTH {
