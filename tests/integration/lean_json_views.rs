@@ -122,3 +122,96 @@ fn a_distinct_count_states_its_basis() {
         "{view}"
     );
 }
+
+/// A CDP accessibility node (`Accessibility.getFullAXTree`).
+fn ax_node(
+    id: usize,
+    parent: Option<usize>,
+    role: &str,
+    name: &str,
+    extra: &str,
+    children: &[usize],
+) -> String {
+    let kids: Vec<String> = children.iter().map(|c| format!("\"{c}\"")).collect();
+    let parent = parent.map_or(String::new(), |p| format!(",\"parentId\":\"{p}\""));
+    let name = if name.is_empty() {
+        String::new()
+    } else {
+        format!(",\"name\":{{\"type\":\"computedString\",\"value\":\"{name}\",\"sources\":[{{\"type\":\"contents\"}}]}}")
+    };
+    format!(
+        "{{\"nodeId\":\"{id}\",\"ignored\":false,\"role\":{{\"type\":\"role\",\"value\":\"{role}\"}}{name}{extra},\"childIds\":[{}]{parent},\"backendDOMNodeId\":{},\"frameId\":\"A94E1B7C02D34F56B8E9C1D2F3A4B5C6\"}}",
+        kids.join(","),
+        100 + id
+    )
+}
+
+#[test]
+fn an_accessibility_tree_is_an_outline_not_a_sample() {
+    // A checkout page: 40 order lines, the total, form fields, and the
+    // button the agent must press; ignored wrappers around them.
+    let mut nodes = Vec::new();
+    let lines: Vec<usize> = (100..140).collect();
+    nodes.push(ax_node(1, None, "RootWebArea", "Checkout", "", &[2, 3]));
+    nodes.push(ax_node(2, Some(1), "list", "Order", "", &lines));
+    for &i in &lines {
+        nodes.push(ax_node(
+            i,
+            Some(2),
+            "listitem",
+            &format!("Item {i} × 1 — $4.{i}"),
+            "",
+            &[],
+        ));
+    }
+    nodes.push(
+        "{\"nodeId\":\"3\",\"ignored\":true,\"ignoredReasons\":[{\"name\":\"uninteresting\"}],\"role\":{\"type\":\"role\",\"value\":\"none\"},\"childIds\":[\"4\",\"5\",\"6\",\"7\"],\"parentId\":\"1\",\"backendDOMNodeId\":3}".to_string(),
+    );
+    nodes.push(ax_node(
+        4,
+        Some(3),
+        "StaticText",
+        "Order total: $187.20",
+        "",
+        &[],
+    ));
+    nodes.push(ax_node(
+        5,
+        Some(3),
+        "textbox",
+        "Email",
+        ",\"value\":{\"type\":\"string\",\"value\":\"ada@example.com\"}",
+        &[],
+    ));
+    nodes.push(ax_node(
+        6,
+        Some(3),
+        "combobox",
+        "Shipping method",
+        ",\"value\":{\"type\":\"string\",\"value\":\"Express\"}",
+        &[],
+    ));
+    nodes.push(ax_node(
+        7,
+        Some(3),
+        "button",
+        "Continue to payment",
+        "",
+        &[],
+    ));
+    let view = lean(&format!("[{}]", nodes.join(",")));
+    for want in [
+        "Order total: $187.20",
+        "textbox \"Email\" = \"ada@example.com\"",
+        "combobox \"Shipping method\" = \"Express\"",
+        "button \"Continue to payment\"",
+        "Item 100 ",
+        "Item 139 ",
+        "Item 120 ",
+    ] {
+        assert!(view.contains(want), "{want} hidden:\n{view}");
+    }
+    assert!(!view.contains("frameId"), "{view}");
+    assert!(!view.contains("ignored"), "{view}");
+    assert!(!view.contains("__caveman_elided__"), "{view}");
+}
