@@ -215,3 +215,84 @@ fn an_accessibility_tree_is_an_outline_not_a_sample() {
     assert!(!view.contains("ignored"), "{view}");
     assert!(!view.contains("__caveman_elided__"), "{view}");
 }
+
+#[test]
+fn a_list_of_names_is_kept_whole() {
+    // License ids, file extensions: short distinct strings.
+    let ids: Vec<String> = (0..300)
+        .map(|i| format!("\"LIC-{}.{}-only\"", i / 3, i % 3))
+        .collect();
+    let view = lean(&format!("[{}]", ids.join(",")));
+    for id in &ids {
+        assert!(view.contains(id.trim_matches('"')), "{id} cut:\n{view}");
+    }
+    assert!(!view.contains("__caveman_elided__"), "{view}");
+    // Classifiers: a short list of longer strings inside a record.
+    let classifiers: Vec<String> = (0..12)
+        .map(|i| format!("\"Programming Language :: Python :: 3.{i} :: Implementation\""))
+        .collect();
+    let body: Vec<String> = (0..40)
+        .map(|i| format!("{{\"filename\":\"pkg-{i}.tar.gz\",\"size\":{}}}", 1000 + i))
+        .collect();
+    let view = lean(&format!(
+        "{{\"info\":{{\"name\":\"pkg\",\"classifiers\":[{}]}},\"urls\":[{}]}}",
+        classifiers.join(","),
+        body.join(",")
+    ));
+    for c in &classifiers {
+        assert!(view.contains(c.as_str()), "{c} cut:\n{view}");
+    }
+}
+
+#[test]
+fn a_map_keyed_by_package_lists_its_keys_with_versions() {
+    let members: Vec<String> = (0..60)
+        .map(|i| {
+            format!(
+                "\"node_modules/pkg-{i}\":{{\"version\":\"1.{i}.0\",\"resolved\":\"https://registry.example.org/pkg-{i}/-/pkg-{i}-1.{i}.0.tgz\",\"integrity\":\"sha512-{}\",\"license\":\"MIT\",\"dev\":true}}",
+                "q".repeat(60)
+            )
+        })
+        .collect();
+    let view = lean(&format!(
+        "{{\"name\":\"app\",\"lockfileVersion\":3,\"packages\":{{{}}}}}",
+        members.join(",")
+    ));
+    assert!(view.contains("keys@version: "), "{view}");
+    for i in 0..60 {
+        assert!(
+            view.contains(&format!("node_modules/pkg-{i}@1.{i}.0"))
+                || view.contains(&format!(
+                    "\"node_modules/pkg-{i}\":{{\"version\":\"1.{i}.0\""
+                )),
+            "pkg-{i} unnamed:\n{view}"
+        );
+    }
+}
+
+#[test]
+fn records_with_bare_ids_are_listed_with_what_they_are() {
+    // GitHub events: the id says nothing; type, actor and repo do.
+    let events: Vec<String> = (0..30)
+        .map(|i| {
+            let kind = ["PushEvent", "WatchEvent", "ForkEvent"][i % 3];
+            format!(
+                "{{\"id\":\"{}\",\"type\":\"{kind}\",\"actor\":{{\"id\":{},\"login\":\"user{i}\"}},\"repo\":{{\"id\":{},\"name\":\"org{i}/repo{i}\"}},\"payload\":{{\"size\":{}}},\"public\":true}}",
+                1652857700 + i,
+                4000 + i,
+                9000 + i,
+                i % 4
+            )
+        })
+        .collect();
+    let view = lean(&format!("[{}]", events.join(",")));
+    assert!(view.contains("id type actor repo: "), "{view}");
+    for i in 0..30 {
+        let kind = ["PushEvent", "WatchEvent", "ForkEvent"][i % 3];
+        assert!(
+            view.contains(&format!("{} {kind} user{i} org{i}/repo{i}", 1652857700 + i))
+                || view.contains(&format!("\"login\":\"user{i}\"")),
+            "event {i} lost:\n{view}"
+        );
+    }
+}

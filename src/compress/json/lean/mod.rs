@@ -417,6 +417,11 @@ impl<'q> Writer<'q> {
             return;
         }
         let all: Vec<Json<'_>> = items.iter().collect();
+        if self.level.ids && shape::name_list(&all) {
+            // A list of names is the content: on one line, whole.
+            self.plain(v);
+            return;
+        }
         // Wrappers of long lists (a matrix's rows, pages of results):
         // most hold a long array and little else.
         let nest = n <= MAX_NESTED_KEEP
