@@ -682,16 +682,23 @@ mod tests {
     #[test]
     fn contract_arrays_are_never_cut() {
         let values: Vec<String> = (0..30).map(|i| format!("\"v{i}\"")).collect();
+        let records: Vec<String> = (0..30).map(|i| format!("{{\"v\":{i}}}")).collect();
         let input = format!(
             "{{\"type\":\"string\",\"enum\":[{}],\"x\":[{}]}}",
             values.join(","),
-            values.join(",")
+            records.join(",")
         );
         let out = lean(&input).unwrap();
         assert!(
             out.contains(&format!("\"enum\":[{}]", values.join(","))),
             "{out}"
         );
+    }
+
+    #[test]
+    fn a_list_of_names_stays_whole() {
+        let names: Vec<String> = (0..200).map(|i| format!("\"ext{i}\"")).collect();
+        assert_eq!(lean(&format!("[{}]", names.join(","))), None);
     }
 
     #[test]
