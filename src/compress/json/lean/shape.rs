@@ -266,6 +266,18 @@ const ID_KEYS: [&str; 14] = [
     "ID",
 ];
 
+/// Object fields that hold a record's identity (`metadata.name`,
+/// `tags.name`), searched when no top-level key identifies the items; a
+/// nested author or owner (`user.name`) is no identity of the record.
+const ID_OWNERS: [&str; 6] = [
+    "metadata",
+    "tags",
+    "labels",
+    "attributes",
+    "properties",
+    "spec",
+];
+
 /// Fields that say what a member identified by an id is, beside it (an
 /// event's `type`, `actor` and `repo`): listed with a bare identifier.
 pub(super) const CONTEXT_KEYS: [&str; 3] = ["type", "actor", "repo"];
@@ -276,8 +288,8 @@ const NAME_KEYS: [&str; 3] = ["login", "name", "id"];
 /// The key that identifies the items: the first of [`ID_KEYS`] that at
 /// least 90 % of them hold as a non-empty string, distinct in at least
 /// 90 % of those (numbers identify nothing an agent asks for); then the
-/// same one level down (`tags.name`, `metadata.name`), in the order of
-/// the first item's object fields.
+/// same one level down in an [`ID_OWNERS`] field (`metadata.name`), in
+/// the order of the first item's fields.
 pub(super) fn id_key<'v>(items: &[Json<'v>]) -> Option<String> {
     let n = items.len();
     let identifies = |path: &str| {
@@ -297,7 +309,7 @@ pub(super) fn id_key<'v>(items: &[Json<'v>]) -> Option<String> {
         return None;
     };
     for (outer, x) in first.iter() {
-        if outer.contains('.') || !matches!(x.get(), Value::Object(_)) {
+        if !ID_OWNERS.contains(&outer) || !matches!(x.get(), Value::Object(_)) {
             continue;
         }
         for k in ID_KEYS {
