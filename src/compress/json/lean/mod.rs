@@ -200,7 +200,9 @@ pub(crate) fn view_ndjson(text: &str, query: &str, level: Level) -> Option<(Vec<
             let before = w.out.len();
             let was_cut = w.cut;
             w.cut = false;
-            w.value(*it, false);
+            if !shape::flat_row(*it) {
+                w.value(*it, false);
+            }
             if !w.cut {
                 w.out.truncate(before);
                 w.out.extend_from_slice(lines[i].trim().as_bytes());
@@ -486,7 +488,7 @@ impl<'q> Writer<'q> {
         let cut = choose(&members, self.level, self.query, &mut self.trace);
         let runs = super::super::shared::dropped_runs(&cut.keep);
         let emit = |w: &mut Writer<'_>, i: usize| match lines {
-            Some(ls) if !shape::holds_long_array(items[i]) => {
+            Some(ls) if !shape::holds_long_array(items[i]) || shape::flat_row(items[i]) => {
                 w.out.extend_from_slice(ls[i].trim().as_bytes())
             }
             _ => w.value(items[i], false),
@@ -709,6 +711,27 @@ mod tests {
         let out = lean(&format!("[{}]", items.join(","))).unwrap();
         for i in 0..30 {
             assert!(out.contains(&format!("tool-{i}")), "{out}");
+        }
+    }
+
+    #[test]
+    fn ndjson_rows_are_never_cut_inside() {
+        let mut text = String::from("[\"asin\",\"brand\",\"title\",\"url\",\"image\",\"rating\",\"reviewUrl\",\"totalReviews\",\"prices\"]\n");
+        for i in 0..40 {
+            text.push_str(&format!(
+                "[\"B{i:05}\",\"Brand{}\",\"Phone {i}\",\"https://example.com/{i}\",\"https://img.example.com/{i}.jpg\",{},\"https://example.com/r/{i}\",{},\"${i}.99\"]\n",
+                i % 3,
+                i % 5 + 1,
+                i * 7
+            ));
+        }
+        let out = String::from_utf8(view_ndjson(&text, "", Level::ALL[0]).unwrap().0).unwrap();
+        assert!(out.starts_with("[\"asin\",\"brand\",\"title\",\"url\",\"image\",\"rating\",\"reviewUrl\",\"totalReviews\",\"prices\"]\n"), "{out}");
+        for l in out.lines() {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            if let Some(a) = v.as_array() {
+                assert_eq!(a.len(), 9, "{l}");
+            }
         }
     }
 

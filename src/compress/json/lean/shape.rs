@@ -454,6 +454,15 @@ pub(super) fn own_len(v: Json<'_>) -> usize {
     }
 }
 
+/// A row of a table (an array of scalars, however wide): one record,
+/// never cut inside (an NDJSON line stays one line).
+pub(super) fn flat_row(v: Json<'_>) -> bool {
+    match v.get() {
+        Value::Array(items) => items.iter().all(|x| !x.is_container()),
+        _ => false,
+    }
+}
+
 /// The element holds something the writer would cut.
 pub(super) fn holds_long_array(v: Json<'_>) -> bool {
     match v.get() {
