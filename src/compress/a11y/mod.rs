@@ -206,6 +206,33 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     })
 }
 
+/// The body is a Chrome DevTools accessibility tree (the nodes of
+/// `Accessibility.getFullAXTree`: a list, or `{"nodes": [...]}`, of
+/// objects with a `nodeId` and a `role` object): the lean JSON view
+/// renders it as this compressor does (an outline), never as sampled
+/// JSON. A cheap look at the first node; [`run`] checks the rest.
+pub(super) fn is_tree(root: Json<'_>) -> bool {
+    let nodes = match root.get() {
+        Value::Array(items) => items,
+        Value::Object(m) => match m.iter().find(|(k, _)| *k == "nodes").map(|(_, v)| v.get()) {
+            Some(Value::Array(items)) => items,
+            _ => return false,
+        },
+        _ => return false,
+    };
+    let Some(first) = nodes.iter().next() else {
+        return false;
+    };
+    let Value::Object(m) = first.get() else {
+        return false;
+    };
+    let has = |key: &str, object: bool| {
+        m.iter()
+            .any(|(k, v)| k == key && (!object || matches!(v.get(), Value::Object(_))))
+    };
+    has("nodeId", false) && has("role", true)
+}
+
 /// a11y.md §2 step 3: unique non-empty ids, a role on every node that is
 /// not ignored, and at least one such node.
 fn check(nodes: &[Node<'_>]) -> Result<(), Decline> {

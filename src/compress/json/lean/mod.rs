@@ -200,7 +200,9 @@ pub(crate) fn view_ndjson(text: &str, query: &str, level: Level) -> Option<(Vec<
             let before = w.out.len();
             let was_cut = w.cut;
             w.cut = false;
-            w.value(*it, false);
+            if !shape::flat_row(*it) {
+                w.value(*it, false);
+            }
             if !w.cut {
                 w.out.truncate(before);
                 w.out.extend_from_slice(lines[i].trim().as_bytes());
@@ -417,6 +419,11 @@ impl<'q> Writer<'q> {
             return;
         }
         let all: Vec<Json<'_>> = items.iter().collect();
+        if self.level.ids && shape::name_list(&all) {
+            // A list of names is the content: on one line, whole.
+            self.plain(v);
+            return;
+        }
         // Wrappers of long lists (a matrix's rows, pages of results):
         // most hold a long array and little else.
         let nest = n <= MAX_NESTED_KEEP
@@ -481,7 +488,7 @@ impl<'q> Writer<'q> {
         let cut = choose(&members, self.level, self.query, &mut self.trace);
         let runs = super::super::shared::dropped_runs(&cut.keep);
         let emit = |w: &mut Writer<'_>, i: usize| match lines {
-            Some(ls) if !shape::holds_long_array(items[i]) => {
+            Some(ls) if !shape::holds_long_array(items[i]) || shape::flat_row(items[i]) => {
                 w.out.extend_from_slice(ls[i].trim().as_bytes())
             }
             _ => w.value(items[i], false),
@@ -677,16 +684,23 @@ mod tests {
     #[test]
     fn contract_arrays_are_never_cut() {
         let values: Vec<String> = (0..30).map(|i| format!("\"v{i}\"")).collect();
+        let records: Vec<String> = (0..30).map(|i| format!("{{\"v\":{i}}}")).collect();
         let input = format!(
             "{{\"type\":\"string\",\"enum\":[{}],\"x\":[{}]}}",
             values.join(","),
-            values.join(",")
+            records.join(",")
         );
         let out = lean(&input).unwrap();
         assert!(
             out.contains(&format!("\"enum\":[{}]", values.join(","))),
             "{out}"
         );
+    }
+
+    #[test]
+    fn a_list_of_names_stays_whole() {
+        let names: Vec<String> = (0..200).map(|i| format!("\"ext{i}\"")).collect();
+        assert_eq!(lean(&format!("[{}]", names.join(","))), None);
     }
 
     #[test]
@@ -697,6 +711,27 @@ mod tests {
         let out = lean(&format!("[{}]", items.join(","))).unwrap();
         for i in 0..30 {
             assert!(out.contains(&format!("tool-{i}")), "{out}");
+        }
+    }
+
+    #[test]
+    fn ndjson_rows_are_never_cut_inside() {
+        let mut text = String::from("[\"asin\",\"brand\",\"title\",\"url\",\"image\",\"rating\",\"reviewUrl\",\"totalReviews\",\"prices\"]\n");
+        for i in 0..40 {
+            text.push_str(&format!(
+                "[\"B{i:05}\",\"Brand{}\",\"Phone {i}\",\"https://example.com/{i}\",\"https://img.example.com/{i}.jpg\",{},\"https://example.com/r/{i}\",{},\"${i}.99\"]\n",
+                i % 3,
+                i % 5 + 1,
+                i * 7
+            ));
+        }
+        let out = String::from_utf8(view_ndjson(&text, "", Level::ALL[0]).unwrap().0).unwrap();
+        assert!(out.starts_with("[\"asin\",\"brand\",\"title\",\"url\",\"image\",\"rating\",\"reviewUrl\",\"totalReviews\",\"prices\"]\n"), "{out}");
+        for l in out.lines() {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            if let Some(a) = v.as_array() {
+                assert_eq!(a.len(), 9, "{l}");
+            }
         }
     }
 

@@ -49,6 +49,14 @@ pub(in super::super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
             decoded.as_ref().map(|t| t.root())
         }
     };
+    // An accessibility tree is read as its outline, never sampled.
+    if input.profile.is_lean() && root.is_some_and(crate::compress::a11y::is_tree) {
+        if let Ok(c) = crate::compress::a11y::run(input) {
+            if input.budget.is_none_or(|b| tokens::count(&c.bytes) <= b) {
+                return Ok(c);
+            }
+        }
+    }
     let text = std::str::from_utf8(input.body).ok();
     if root.is_none() && text.is_none() {
         return Err(Decline("not valid UTF-8"));

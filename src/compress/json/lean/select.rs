@@ -10,7 +10,7 @@
 use super::super::super::shared::secrets::holds_credential;
 use super::super::super::shared::stats::{Scalar, Stats};
 use super::super::super::shared::{dropped_runs, relevance};
-use super::shape::{self, id_key, id_of, key_set, row_width, table_header};
+use super::shape::{self, context_of, id_key, id_of, key_set, row_width, table_header};
 use super::{doc_of, plain_len, Level};
 use crate::compress::Trace;
 use crate::go::json::{Json, Value};
@@ -36,6 +36,9 @@ const MAX_LEAF_DEPTH: usize = 6;
 /// [`ID_LIST_BYTES`].
 const ID_LIST_MAX: usize = 64;
 const ID_LIST_BYTES: usize = 2048;
+/// The keys of a map (a lockfile's packages, an update center's
+/// plugins) are its content: listed up to this many bytes.
+const ID_MAP_BYTES: usize = 16 * 1024;
 /// Longest identifier a marker lists.
 const MAX_ID: usize = 128;
 /// A cut that saves less than this fraction of a collection's bytes is
@@ -49,7 +52,7 @@ pub(super) struct Cut {
     pub summary: String,
     /// What the listed identifiers are (`name`, `keys`) and each member's
     /// identifier, when dropped members are named in their markers.
-    pub ids: Option<(&'static str, Vec<String>)>,
+    pub ids: Option<(String, Vec<String>)>,
 }
 
 /// The members of a collection: values, and the keys of a map's members.
@@ -301,37 +304,73 @@ fn admit(keep: &mut [bool], units: &[usize], lens: &[usize], room: &mut usize) {
     }
 }
 
-/// What a marker lists of the members it replaces: the map's keys, or the
-/// elements' identifier key; an identifier a marker cannot list is empty
-/// (its member stays). `None` when the collection is too long for its
-/// members to be the answer.
-fn identifiers(m: &Members<'_, '_>) -> Option<(&'static str, Vec<String>)> {
+/// What a marker lists of the members it replaces: the map's keys (with
+/// the members' `version`, `name@1.2.3`, when they hold one), or the
+/// elements' identifier (with what says what they are, [`context_of`]);
+/// an identifier a marker cannot list is empty (its member stays).
+/// `None` when the collection is too long for its members to be the
+/// answer.
+fn identifiers(m: &Members<'_, '_>) -> Option<(String, Vec<String>)> {
     let n = m.items.len();
-    let (label, names): (&'static str, Vec<&str>) = match m.keys {
-        Some(keys) => ("keys", keys.to_vec()),
+    let (label, names, cap): (String, Vec<String>, usize) = match m.keys {
+        Some(keys) => {
+            let versions: Vec<Option<&str>> =
+                m.items.iter().map(|x| id_of(*x, "version")).collect();
+            let versioned = versions.iter().filter(|v| v.is_some()).count() * 10 >= n * 9;
+            let names = keys
+                .iter()
+                .zip(&versions)
+                .map(|(k, v)| match v {
+                    Some(v) if versioned && listable(k) && listable(v) => format!("{k}@{v}"),
+                    _ => k.to_string(),
+                })
+                .collect();
+            let label = if versioned { "keys@version" } else { "keys" };
+            (label.to_string(), names, ID_MAP_BYTES)
+        }
         None => {
             let k = id_key(m.items)?;
-            (
-                k,
-                m.items.iter().map(|x| id_of(*x, k).unwrap_or("")).collect(),
-            )
+            let mut label = k.clone();
+            let mut labelled: Vec<&str> = Vec::new();
+            let names = m
+                .items
+                .iter()
+                .map(|x| {
+                    let Some(id) = id_of(*x, &k).filter(|s| listable(s)) else {
+                        return String::new();
+                    };
+                    let mut name = id.to_string();
+                    for (ctx, t) in context_of(*x, &k) {
+                        if !listable(t) {
+                            continue;
+                        }
+                        if !labelled.contains(&ctx) {
+                            labelled.push(ctx);
+                        }
+                        name.push(' ');
+                        name.push_str(t);
+                    }
+                    name
+                })
+                .collect();
+            for ctx in shape::CONTEXT_KEYS {
+                if labelled.contains(&ctx) {
+                    label.push(' ');
+                    label.push_str(ctx);
+                }
+            }
+            (label, names, ID_LIST_BYTES)
         }
     };
     let bytes: usize = names.iter().map(|s| s.len() + 2).sum();
-    if n > ID_LIST_MAX && bytes > ID_LIST_BYTES {
+    if n > ID_LIST_MAX && bytes > cap {
         return None;
     }
     Some((
         label,
         names
             .into_iter()
-            .map(|s| {
-                if listable(s) {
-                    s.to_string()
-                } else {
-                    String::new()
-                }
-            })
+            .map(|s| if listable(&s) { s } else { String::new() })
             .collect(),
     ))
 }
@@ -445,6 +484,9 @@ fn leaves<'v>(
             stats.add(unit, path, s)
         }
     };
+    if v.is_container() && !path.is_empty() {
+        stats.add_container(path, matches!(v.get(), Value::Array(_)));
+    }
     match v.get() {
         Value::Object(m) => {
             if depth >= MAX_LEAF_DEPTH {

@@ -249,55 +249,156 @@ pub(super) fn record_map(v: Json<'_>) -> bool {
 }
 
 /// Keys that identify a member of a list, in order of preference.
-const ID_KEYS: [&str; 9] = [
-    "name", "id", "title", "key", "slug", "tool", "uri", "path", "file",
+const ID_KEYS: [&str; 14] = [
+    "name",
+    "Name",
+    "id",
+    "title",
+    "key",
+    "slug",
+    "tool",
+    "uri",
+    "path",
+    "file",
+    "filename",
+    "login",
+    "full_name",
+    "ID",
 ];
+
+/// Object fields that hold a record's identity (`metadata.name`,
+/// `tags.name`), searched when no top-level key identifies the items; a
+/// nested author or owner (`user.name`) is no identity of the record.
+const ID_OWNERS: [&str; 6] = [
+    "metadata",
+    "tags",
+    "labels",
+    "attributes",
+    "properties",
+    "spec",
+];
+
+/// Fields that say what a member identified by an id is, beside it (an
+/// event's `type`, `actor` and `repo`): listed with a bare identifier.
+pub(super) const CONTEXT_KEYS: [&str; 3] = ["type", "actor", "repo"];
+
+/// Keys naming an object-valued field (`actor`, `repo`).
+const NAME_KEYS: [&str; 3] = ["login", "name", "id"];
 
 /// The key that identifies the items: the first of [`ID_KEYS`] that at
 /// least 90 % of them hold as a non-empty string, distinct in at least
-/// 90 % of those (numbers identify nothing an agent asks for).
-pub(super) fn id_key<'v>(items: &[Json<'v>]) -> Option<&'static str> {
+/// 90 % of those (numbers identify nothing an agent asks for); then the
+/// same one level down in an [`ID_OWNERS`] field (`metadata.name`), in
+/// the order of the first item's fields.
+pub(super) fn id_key<'v>(items: &[Json<'v>]) -> Option<String> {
     let n = items.len();
-    for k in ID_KEYS {
-        let mut vals: Vec<&str> = items
-            .iter()
-            .filter_map(|it| match it.get() {
-                Value::Object(m) => m
-                    .iter()
-                    .find(|(key, _)| *key == k)
-                    .and_then(|(_, x)| match x.get() {
-                        Value::String(s) if !s.is_empty() => Some(s),
-                        _ => None,
-                    }),
-                _ => None,
-            })
-            .collect();
+    let identifies = |path: &str| {
+        let mut vals: Vec<&str> = items.iter().filter_map(|it| id_of(*it, path)).collect();
         let held = vals.len();
         if held * 10 < n * 9 {
-            continue;
+            return false;
         }
         vals.sort_unstable();
         vals.dedup();
-        if vals.len() * 10 >= held * 9 {
-            return Some(k);
+        vals.len() * 10 >= held * 9
+    };
+    if let Some(k) = ID_KEYS.iter().find(|k| identifies(k)) {
+        return Some(k.to_string());
+    }
+    let Value::Object(first) = items.first()?.get() else {
+        return None;
+    };
+    for (outer, x) in first.iter() {
+        if !ID_OWNERS.contains(&outer) || !matches!(x.get(), Value::Object(_)) {
+            continue;
+        }
+        for k in ID_KEYS {
+            let path = format!("{outer}.{k}");
+            if identifies(&path) {
+                return Some(path);
+            }
         }
     }
     None
 }
 
-/// The identifier of an item under `key`.
-pub(super) fn id_of<'v>(item: Json<'v>, key: &str) -> Option<&'v str> {
-    match item.get() {
-        Value::Object(m) => m
-            .iter()
-            .find(|(k, _)| *k == key)
-            .and_then(|(_, x)| match x.get() {
-                Value::String(s) if !s.is_empty() => Some(s),
-                _ => None,
-            }),
+/// The identifier of an item under `path` (a key, or `outer.key`).
+pub(super) fn id_of<'v>(item: Json<'v>, path: &str) -> Option<&'v str> {
+    let mut v = item;
+    for key in path.split('.') {
+        let Value::Object(m) = v.get() else {
+            return None;
+        };
+        v = m.iter().find(|(k, _)| *k == key)?.1;
+    }
+    match v.get() {
+        Value::String(s) if !s.is_empty() => Some(s),
         _ => None,
     }
 }
+
+/// What says what an identified item is, beside its identifier: the
+/// values of its [`CONTEXT_KEYS`] (an object by its login or name), and
+/// the label they are listed under (`id type actor repo`).
+pub(super) fn context_of<'v>(item: Json<'v>, id: &str) -> Vec<(&'static str, &'v str)> {
+    let Value::Object(m) = item.get() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for ctx in CONTEXT_KEYS {
+        if ctx == id {
+            continue;
+        }
+        let Some((_, x)) = m.iter().find(|(k, _)| *k == ctx) else {
+            continue;
+        };
+        let text = match x.get() {
+            Value::String(s) if !s.is_empty() => Some(s),
+            Value::Object(_) => NAME_KEYS.iter().find_map(|k| id_of(x, k)),
+            _ => None,
+        };
+        if let Some(t) = text {
+            out.push((ctx, t));
+        }
+    }
+    out
+}
+
+/// The strings are names (license ids, file extensions, classifiers, the
+/// addresses that label a matrix): the content itself, never sampled.
+/// Fewer than [`SHORT_LIST`] strings of at most [`LABEL`] bytes; or
+/// strings of at most [`NAME`] bytes, nearly all distinct, within
+/// [`NAME_LIST_BYTES`].
+pub(super) fn name_list(items: &[Json<'_>]) -> bool {
+    let mut strs = Vec::with_capacity(items.len());
+    for it in items {
+        match it.get() {
+            Value::String(s) if !s.contains('\n') => strs.push(s),
+            _ => return false,
+        }
+    }
+    if strs.len() < SHORT_LIST && strs.iter().all(|s| s.len() <= LABEL) {
+        return true;
+    }
+    if strs.iter().any(|s| s.len() > NAME)
+        || strs.iter().map(|s| s.len() + 3).sum::<usize>() > NAME_LIST_BYTES
+    {
+        return false;
+    }
+    let mut distinct = strs.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    distinct.len() * 10 >= strs.len() * 9
+}
+
+/// A list of fewer strings than this, each short, is kept whole.
+const SHORT_LIST: usize = 30;
+const LABEL: usize = 200;
+/// Names longer than this are not a list of names.
+const NAME: usize = 64;
+/// A list of names is kept whole up to this many bytes (about 3,000
+/// tokens: a marker listing them would cost as much).
+const NAME_LIST_BYTES: usize = 12 * 1024;
 
 /// A tool definition: MCP (`name` + `inputSchema`), Anthropic
 /// (`input_schema`), OpenAI (`parameters`, or `{"type":"function",
@@ -350,6 +451,15 @@ pub(super) fn own_len(v: Json<'_>) -> usize {
         Value::String(s) => s.len() + 2,
         Value::Number(t) => t.len(),
         _ => 5,
+    }
+}
+
+/// A row of a table (an array of scalars, however wide): one record,
+/// never cut inside (an NDJSON line stays one line).
+pub(super) fn flat_row(v: Json<'_>) -> bool {
+    match v.get() {
+        Value::Array(items) => items.iter().all(|x| !x.is_container()),
+        _ => false,
     }
 }
 
@@ -421,7 +531,7 @@ mod tests {
             panic!()
         };
         let items: Vec<Json<'_>> = items.iter().collect();
-        assert_eq!(id_key(&items[..3]), Some("name"));
+        assert_eq!(id_key(&items[..3]).as_deref(), Some("name"));
         assert_eq!(id_key(&items), None);
         let tool = gojson::decode_exact(
             br#"{"type":"function","function":{"name":"f","parameters":{}}}"#,

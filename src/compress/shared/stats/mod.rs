@@ -51,6 +51,7 @@ pub const TOP: usize = 3;
 /// hold it and the field's most common value is held 4 times as often.
 pub const RARE: usize = 3;
 
+use super::secrets::holds_credential;
 pub use super::secrets::is_secret_name;
 
 /// Fields of a collection of units, in order of first appearance.
@@ -62,6 +63,8 @@ pub struct Stats<'a> {
     pub units: usize,
     /// Stop tracking new fields beyond this many.
     cap: usize,
+    /// Objects and arrays seen where a field's values are (by path).
+    containers: FxHashMap<String, (usize, usize)>,
 }
 
 impl<'a> Stats<'a> {
@@ -97,6 +100,28 @@ impl<'a> Stats<'a> {
             }
         };
         self.fields[i].add(unit, v);
+    }
+
+    /// Records that a unit holds an object (or an array) under `name`,
+    /// where other units may hold a scalar: what a field's statements
+    /// must not leave out.
+    pub fn add_container(&mut self, name: &str, array: bool) {
+        let len = self.containers.len();
+        let e = match self.containers.get_mut(name) {
+            Some(e) => e,
+            None if len < self.cap => self.containers.entry(name.to_string()).or_default(),
+            None => return,
+        };
+        if array {
+            e.1 += 1;
+        } else {
+            e.0 += 1;
+        }
+    }
+
+    /// The objects and arrays seen where `f`'s values are.
+    fn containers_of(&self, f: &Field<'_>) -> (usize, usize) {
+        self.containers.get(&f.name).copied().unwrap_or_default()
     }
 
     /// Counts one more unit.
@@ -289,12 +314,14 @@ impl<'a> Stats<'a> {
             let name = f.shown_name();
             // `count` values are every value of the field: one per unit
             // (one per occurrence when pooled).
+            let (objects, arrays) = self.containers_of(f);
             let all_of = |count: usize| {
-                if f.pooled {
-                    count == f.present
-                } else {
-                    count == n && f.present == n
-                }
+                objects + arrays == 0
+                    && if f.pooled {
+                        count == f.present
+                    } else {
+                        count == n && f.present == n
+                    }
             };
             if mode == Mode::Constant {
                 let one = f.categories();
@@ -323,6 +350,15 @@ impl<'a> Stats<'a> {
                             .collect();
                         s.push_str(&format!(" ({})", list.join(" ")));
                     }
+                    if objects + arrays > 0 {
+                        s.push_str(&format!(" (numbers×{}", f.numbers));
+                        for (c, what) in [(objects, "objects"), (arrays, "arrays")] {
+                            if c > 0 {
+                                s.push_str(&format!(" {what}×{c}"));
+                            }
+                        }
+                        s.push(')');
+                    }
                     ranges.push((fi, s));
                 }
                 continue;
@@ -336,14 +372,15 @@ impl<'a> Stats<'a> {
                 {
                     all.push((fi, format!("{name}={}", f.values[0].text)));
                 } else if f.categorical() || mode == Mode::Enumerate {
-                    // The values a marker can write; a unit holding any
-                    // other stays (holders).
-                    let mut vs: Vec<&Seen<'_>> =
-                        f.values.iter().filter(|v| statable(v.text)).collect();
-                    vs.sort_by(|a, b| b.count.cmp(&a.count).then(a.first().cmp(&b.first())));
+                    // Every value: as it is, or shortened (`head…`) when
+                    // it is long; what cannot be written is counted
+                    // (`+N other values (M)`), never left out silently. A
+                    // unit holding a value not written whole stays
+                    // (holders).
+                    let (vs, other) = shown_values(&f.values);
                     let mut list: Vec<String> = vs
                         .iter()
-                        .map(|v| format!("{}×{}", v.text, v.count))
+                        .map(|(text, count)| format!("{text}×{count}"))
                         .collect();
                     for b in f.trues.iter().chain(f.falses.iter()) {
                         list.push(format!("{}×{}", b.text, b.count));
@@ -358,7 +395,17 @@ impl<'a> Stats<'a> {
                     if empty > 0 {
                         list.push(format!("(empty)×{empty}"));
                     }
-                    if !vs.is_empty() {
+                    let (objects, arrays) = self.containers_of(f);
+                    if objects > 0 {
+                        list.push(format!("(objects)×{objects}"));
+                    }
+                    if arrays > 0 {
+                        list.push(format!("(arrays)×{arrays}"));
+                    }
+                    if other.0 > 0 {
+                        list.push(format!("+{} other values ({})", other.0, other.1));
+                    }
+                    if !vs.is_empty() || other.0 > 0 {
                         enums.push((fi, format!("{name}: {}", list.join(" "))));
                     }
                 }
@@ -385,12 +432,42 @@ impl<'a> Stats<'a> {
                     if f.nulls > 0 {
                         parts.push(format!("null×{}", f.nulls));
                     }
+                    if objects > 0 {
+                        parts.push(format!("(objects)×{objects}"));
+                    }
+                    if arrays > 0 {
+                        parts.push(format!("(arrays)×{arrays}"));
+                    }
                     enums.push((fi, format!("{name}: {}", parts.join(" "))));
                 }
                 continue;
             }
             if f.many && f.numbers == 0 {
-                many.push((fi, format!("{name}: {} distinct", distinct_text(f))));
+                // The basis of the count: strings, unless every value was
+                // one.
+                let (objects, arrays) = self.containers_of(f);
+                let mut others = Vec::new();
+                for (c, what) in [
+                    (objects, "objects"),
+                    (arrays, "arrays"),
+                    (f.bools(), "booleans"),
+                    (f.nulls, "nulls"),
+                ] {
+                    if c > 0 {
+                        others.push(format!("{c} {what}"));
+                    }
+                }
+                let text = if others.is_empty() {
+                    format!("{name}: {} distinct", distinct_text(f))
+                } else {
+                    format!(
+                        "{name}: {} distinct among {} strings, and {}",
+                        distinct_text(f),
+                        f.strings,
+                        others.join(", ")
+                    )
+                };
+                many.push((fi, text));
             }
         }
         let mut sections: Vec<(Vec<usize>, String)> = Vec::new();
@@ -424,6 +501,80 @@ fn join_counted(head: String, sections: &[String], room: usize) -> (String, usiz
         out.push_str(s);
     }
     (out, sections.len())
+}
+
+/// Characters of a long value an enumeration writes before `…`.
+const SHORT_VALUE: usize = 40;
+
+/// Values as an enumeration writes them, with their counts.
+type Shown<'s> = Vec<(std::borrow::Cow<'s, str>, usize)>;
+
+/// The values of an enumeration as it writes them, most held first (then
+/// by first holder): each as it is when [`statable`], else its first
+/// [`SHORT_VALUE`] characters and `…`; and how many values (and their
+/// holders) cannot be written either way (a credential, a head that is
+/// empty or the same as another value's).
+fn shown_values<'s>(values: &'s [Seen<'_>]) -> (Shown<'s>, (usize, usize)) {
+    let mut vs: Vec<&Seen<'_>> = values.iter().collect();
+    vs.sort_by(|a, b| b.count.cmp(&a.count).then(a.first().cmp(&b.first())));
+    let mut shown: Shown<'s> = Vec::new();
+    let mut other = (0, 0);
+    let texts: Vec<Option<std::borrow::Cow<'s, str>>> = vs
+        .iter()
+        .map(|v| {
+            if statable(v.text) {
+                Some(std::borrow::Cow::Borrowed(v.text))
+            } else {
+                shortened(v.text).map(std::borrow::Cow::Owned)
+            }
+        })
+        .collect();
+    for (i, v) in vs.iter().enumerate() {
+        let unique = texts[i]
+            .as_ref()
+            .filter(|t| texts.iter().filter(|u| u.as_ref() == Some(*t)).count() == 1);
+        match unique {
+            Some(t) => shown.push((t.clone(), v.count)),
+            None => {
+                other.0 += 1;
+                other.1 += v.count;
+            }
+        }
+    }
+    (shown, other)
+}
+
+/// A value too long (or with a separator) to be stated, as an
+/// enumeration writes it: its head up to [`SHORT_VALUE`] characters (and
+/// before any separator), then `…`; the whole value when it is clean and
+/// that short (long only in bytes). `None` when no head can be written.
+fn shortened(v: &str) -> Option<String> {
+    if holds_credential(v) || v.contains("caveman") {
+        return None;
+    }
+    let mut end = 0;
+    for (n, (i, c)) in v.char_indices().enumerate() {
+        let rest = &v[i..];
+        if n >= SHORT_VALUE
+            || c.is_control()
+            || c == '\u{2026}'
+            || c == '×'
+            || rest.starts_with("; ")
+            || rest.starts_with(", ")
+            || rest.starts_with("  ")
+        {
+            break;
+        }
+        end = i + c.len_utf8();
+    }
+    let head = v[..end].trim();
+    if head.is_empty() || !v.starts_with(head) {
+        return None;
+    }
+    if head.len() == v.len() {
+        return Some(v.to_string());
+    }
+    Some(format!("{head}…"))
 }
 
 fn distinct_text(f: &Field<'_>) -> String {
