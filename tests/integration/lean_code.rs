@@ -296,3 +296,26 @@ fn a_repeated_banner_is_kept_once_with_its_count() {
     }
     assert!(v.contains("39 copies of repeated comments dropped"), "{v}");
 }
+
+#[test]
+fn a_cut_comment_keeps_the_marks_of_its_text_lines() {
+    // The line after the first is a blank `//`: later lines still start
+    // with `// `, as the text lines of the comment did.
+    let src = format!(
+        "package exec\n\ntype Cmd struct {{\n\
+         \t// Stdin specifies the process's standard input.\n\
+         \t//\n\
+         \t// If Stdin is nil, the process reads from the null device.\n\
+         \t// Some background on pipes follows here and it goes on.\n\
+         \t// And on, over a few more lines of text about copying.\n\
+         \tStdin int\n}}\n{}",
+        go_bodies(30)
+    );
+    let v = lean(&src);
+    assert!(
+        v.contains(
+            "\t// Stdin specifies the process's standard input.\n\t//\n\t// If Stdin is nil, the process reads from the null device. \u{2026}\n\tStdin int"
+        ),
+        "{v}"
+    );
+}

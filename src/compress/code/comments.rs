@@ -337,7 +337,12 @@ fn cut(text: &str, starts: &[usize], seg: &[Line<'_>], guide: bool) -> Option<Ed
     };
     let (first, last) = (row_of(&seg[0]), row_of(&seg[seg.len() - 1]));
     let lead = &seg[0].row_text[..seg[0].prefix];
-    let next = seg.get(1).map_or(lead, |l| &l.row_text[..l.prefix]);
+    // Later lines take the prefix of the first later line with text (a
+    // blank `//` line has no space after its marks).
+    let next = seg[1..]
+        .iter()
+        .find(|l| !l.content().trim().is_empty())
+        .map_or(lead, |l| &l.row_text[..l.prefix]);
     let mut out = String::new();
     for (k, l) in kept.iter().enumerate() {
         let p = if k == 0 { lead } else { next };
