@@ -336,12 +336,15 @@ impl Collector<'_> {
         while let Some(n) = stack.pop() {
             let kind = n.kind();
             if kind.contains("comment") {
-                self.comments.push((
-                    n.start_byte(),
-                    n.end_byte(),
-                    n.start_position().row,
-                    n.end_position().row,
-                ));
+                // A line comment's node may hold its line break (Rust's
+                // `///`): it ends on its own line.
+                let (mut end, mut er) = (n.end_byte(), n.end_position().row);
+                if self.src[..end].ends_with('\n') && n.end_position().column == 0 && er > 0 {
+                    end -= 1;
+                    er -= 1;
+                }
+                self.comments
+                    .push((n.start_byte(), end, n.start_position().row, er));
                 continue;
             }
             if self.g.funcs.contains(&kind) && self.example(n) {

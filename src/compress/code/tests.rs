@@ -122,3 +122,17 @@ fn parts_are_bounded_whatever_the_source_looks_like() {
     assert!(out.len() < c.len(), "{} of {}", out.len(), c.len());
     assert!(trace.dropped > n / 2, "{} of {n}", trace.dropped);
 }
+
+#[test]
+fn rust_doc_comments_are_cut_where_a_sentence_ends() {
+    // tree-sitter-rust's `///` nodes hold their line break: the run of
+    // them is still one doc comment.
+    let src = "/// Parses the header of a frame from the\n/// bytes given. The header is read in\n/// network order, as the wire format says.\n/// Panics if the slice is empty.\n/// More history of the format follows here.\npub fn parse(b: &[u8]) -> u32 {\n    let a = b[0] as u32;\n    let c = a * 2;\n    let d = c + 1;\n    let e = d * 3;\n    e\n}\n";
+    let (out, _) = skeleton(src, Language::Rust, "", false).unwrap();
+    assert!(
+        out.contains(
+            "/// Parses the header of a frame from the bytes given. \u{2026}\n/// Panics if the slice is empty. \u{2026}\npub fn parse"
+        ),
+        "{out}"
+    );
+}
