@@ -680,7 +680,7 @@ fn apply<'e>(
         ));
     }
     if bodies == 0 {
-        note = note.replacen(": , ", ": ", 1);
+        note = note.replacen("skeleton:, ", "skeleton: ", 1);
     }
     note.push('\n');
     // After a `#!` or `<?php` line.

@@ -136,3 +136,17 @@ fn rust_doc_comments_are_cut_where_a_sentence_ends() {
         "{out}"
     );
 }
+
+#[test]
+fn a_header_without_bodies_names_only_what_was_cut() {
+    let mut src = String::from("package tables\n\nvar Table = []int{\n");
+    for k in 0..40 {
+        src.push_str(&format!("\t{k},\n"));
+    }
+    src.push_str("}\n");
+    let (out, _) = skeleton(&src, Language::Go, "", false).unwrap();
+    assert!(
+        out.starts_with("// caveman: Go skeleton: 1 long literals elided\n"),
+        "{out}"
+    );
+}
