@@ -18,6 +18,8 @@ mod golden;
 mod hardening;
 #[path = "integration/lean_answers.rs"]
 mod lean_answers;
+#[path = "integration/lean_code.rs"]
+mod lean_code;
 #[path = "integration/lean_docs.rs"]
 mod lean_docs;
 #[path = "integration/lean_json_views.rs"]

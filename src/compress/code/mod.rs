@@ -6,9 +6,12 @@
 //! other language passes through, as in the reference's cgo-free build.
 //!
 //! Lean: a skeleton of any of sixteen languages, read with tree-sitter
-//! (`skeleton`): bodies, long literals and doc comments past their first
-//! sentence elided in the language's own syntax.
+//! (`skeleton`): bodies and long literals elided in the language's own
+//! syntax, doc comments cut to their first sentence and the sentences that
+//! state rules (`comments`). Small files, small test files and files the
+//! skeleton would shrink by less than [`MIN_SAVED_PCT`] % are read whole.
 
+mod comments;
 mod grammars;
 mod skeleton;
 
@@ -27,14 +30,6 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
 /// code`, the one its line votes name).
 fn lean(input: &Input<'_>) -> Result<Compressed, Decline> {
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
-    // A small file is read whole: its bodies are what it says, and a
-    // skeleton of it saves a few tokens at the cost of the answer.
-    if input.budget.is_none()
-        && text.len() < 4 * SMALL_FILE_TOKENS
-        && crate::tokens::count(input.body) < SMALL_FILE_TOKENS
-    {
-        return Err(Decline("a small file is read whole"));
-    }
     let mut langs = crate::detect::lang::ranked(text);
     if let Parsed::Code(l) = input.parsed {
         langs.retain(|&x| x != l);
@@ -42,6 +37,22 @@ fn lean(input: &Input<'_>) -> Result<Compressed, Decline> {
     }
     if langs.is_empty() {
         return Err(Decline("no language recognised"));
+    }
+    // A small file is read whole: its bodies are what it says, and a
+    // skeleton of it saves a few tokens at the cost of the answer. Tests
+    // are read whole up to a larger size: a test's body is its point.
+    let small = if skeleton::test_file(text, langs[0]) {
+        SMALL_TEST_TOKENS
+    } else {
+        SMALL_FILE_TOKENS
+    };
+    let tokens = if input.budget.is_none() && text.len() < 4 * small {
+        crate::tokens::count(input.body)
+    } else {
+        usize::MAX
+    };
+    if tokens < small {
+        return Err(Decline("a small file is read whole"));
     }
     // The first language whose grammar reads the file; others are tried
     // only on files small enough to parse again.
@@ -51,7 +62,17 @@ fn lean(input: &Input<'_>) -> Result<Compressed, Decline> {
     let mut last = Decline("no language recognised");
     for (k, l) in langs.into_iter().enumerate() {
         match skeleton::skeleton(text, l, input.query, k == 0) {
-            Ok((out, trace)) => return Ok(Compressed::traced(out.into_bytes(), trace)),
+            Ok((out, trace)) => {
+                // A view that saves little is not worth what it hides.
+                if input.budget.is_none()
+                    && text.len() < MAX_WEIGH_BYTES
+                    && crate::tokens::count(out.as_bytes()) * 100
+                        > crate::tokens::count(input.body) * (100 - MIN_SAVED_PCT)
+                {
+                    return Err(Decline("the skeleton saves too little"));
+                }
+                return Ok(Compressed::traced(out.into_bytes(), trace));
+            }
             Err(d) => last = d,
         }
     }
@@ -59,7 +80,13 @@ fn lean(input: &Input<'_>) -> Result<Compressed, Decline> {
 }
 
 /// Files under this many tokens are not skeletonised (without a budget).
-const SMALL_FILE_TOKENS: usize = 600;
+const SMALL_FILE_TOKENS: usize = 1000;
+/// Test files under this many tokens are not skeletonised either.
+const SMALL_TEST_TOKENS: usize = 2000;
+/// A skeleton that saves less than this share of the tokens is not used.
+const MIN_SAVED_PCT: usize = 15;
+/// Files up to this size are weighed in tokens (larger ones save enough).
+const MAX_WEIGH_BYTES: usize = 4 << 20;
 
 /// Files larger than this are parsed with one grammar only.
 const MAX_RETRY_BYTES: usize = 256 << 10;

@@ -15,40 +15,55 @@ use std::ops::Range;
 
 use tree_sitter::{Node, Parser};
 
+use super::comments::{self, Span};
 use super::grammars::{self, Grammar, Style};
 use crate::compress::shared::relevance;
 use crate::compress::{Decline, Trace};
 use crate::detect::Language;
 
 /// Bodies with fewer lines stay (a marker would cost about as much).
-const MIN_BODY_LINES: usize = 3;
+const MIN_BODY_LINES: usize = 5;
 /// Literals spanning more lines than this are elided.
 const LITERAL_LINES: usize = 12;
-/// Doc comments keep at most this many lines.
-const DOC_LINES: usize = 2;
+/// In a test file, case tables up to this many lines stay whole; a longer
+/// one keeps its entries on its first [`TABLE_KEEP`] lines.
+const TABLE_LINES: usize = 40;
+const TABLE_KEEP: usize = 16;
+/// In a test file, the first test function with a body of at most this
+/// many lines stays whole (else the shortest one).
+const WHOLE_TEST_LINES: usize = 60;
 /// Bodies the query keeps, at most.
 const QUERY_FILL: usize = 8;
 
 /// One planned replacement.
-struct Edit {
-    range: Range<usize>,
-    text: String,
+pub(super) struct Edit {
+    pub range: Range<usize>,
+    pub text: String,
     /// Lines of source it stands for (bodies and literals).
-    lines: usize,
-    kind: EditKind,
+    pub lines: usize,
+    pub kind: EditKind,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum EditKind {
+pub(super) enum EditKind {
     Body,
     Literal,
+    /// A doc comment cut to its first sentence and its rules.
     Comment,
+    /// A long comment (a guide) cut to headings and first sentences.
+    Guide,
+    /// A repeated comment dropped.
+    Repeat,
+    /// A note added to a kept line (a repeated comment's count).
+    Note,
 }
 
 /// A function whose body may be elided.
 struct Func {
     /// The whole function (for the query).
     whole: Range<usize>,
+    /// A test function (`TestX`, `test_x`) in a test file.
+    test: bool,
     edit: Edit,
 }
 
@@ -176,6 +191,7 @@ fn skeleton_of(
         src: text,
         g: &g,
         starts: &starts,
+        test_file: test_file(text, lang),
         funcs: Vec::new(),
         literals: Vec::new(),
         comments: Vec::new(),
@@ -187,6 +203,16 @@ fn skeleton_of(
     clock.mark("walk");
     // The query keeps the bodies of the functions it matches.
     let mut keep = vec![false; c.funcs.len()];
+    // A test file keeps one test whole: how its tests are written.
+    let tests = c.funcs.iter().enumerate().filter(|(_, f)| f.test);
+    let whole = tests
+        .clone()
+        .find(|(_, f)| f.edit.lines <= WHOLE_TEST_LINES)
+        .or_else(|| tests.min_by_key(|(_, f)| f.edit.lines))
+        .map(|(i, _)| i);
+    if let Some(i) = whole {
+        keep[i] = true;
+    }
     if !query.is_empty() && !c.funcs.is_empty() {
         let scores = relevance::scores_of(query, c.funcs.len(), |i| {
             text[c.funcs[i].whole.clone()].into()
@@ -198,7 +224,7 @@ fn skeleton_of(
             keep[i] = true;
         }
     }
-    let kept_by_query = keep.iter().filter(|&&k| k).count();
+    let kept_by_query = keep.iter().filter(|&&k| k).count() - usize::from(whole.is_some());
     let bodies: Vec<Edit> = c
         .funcs
         .into_iter()
@@ -206,7 +232,7 @@ fn skeleton_of(
         .filter(|(_, k)| !k)
         .map(|(f, _)| f.edit)
         .collect();
-    let comments = doc_comments(text, &starts, &c.comments, g.comment);
+    let comments = comments::plan(text, &starts, &c.comments);
     let full = apply(
         text,
         lang,
@@ -231,6 +257,19 @@ fn skeleton_of(
     trace.add("function kept for the query", kept_by_query);
     trace.dropped = used;
     Ok((out, trace))
+}
+
+/// A file of tests: Go's `testing`, Python's pytest or unittest.
+pub(super) fn test_file(text: &str, lang: Language) -> bool {
+    match lang {
+        Language::Go => text.contains("\"testing\""),
+        Language::Python => {
+            text.contains("import pytest")
+                || text.contains("import unittest")
+                || text.contains("\ndef test_")
+        }
+        _ => false,
+    }
 }
 
 /// The view parses with no more errors than the source had.
@@ -284,9 +323,10 @@ struct Collector<'a> {
     src: &'a str,
     g: &'a Grammar,
     starts: &'a [usize],
+    test_file: bool,
     funcs: Vec<Func>,
     literals: Vec<Edit>,
-    comments: Vec<(usize, usize, usize, usize)>,
+    comments: Vec<Span>,
 }
 
 impl Collector<'_> {
@@ -296,12 +336,19 @@ impl Collector<'_> {
         while let Some(n) = stack.pop() {
             let kind = n.kind();
             if kind.contains("comment") {
-                self.comments.push((
-                    n.start_byte(),
-                    n.end_byte(),
-                    n.start_position().row,
-                    n.end_position().row,
-                ));
+                // A line comment's node may hold its line break (Rust's
+                // `///`): it ends on its own line.
+                let (mut end, mut er) = (n.end_byte(), n.end_position().row);
+                if self.src[..end].ends_with('\n') && n.end_position().column == 0 && er > 0 {
+                    end -= 1;
+                    er -= 1;
+                }
+                self.comments
+                    .push((n.start_byte(), end, n.start_position().row, er));
+                continue;
+            }
+            if self.g.funcs.contains(&kind) && self.example(n) {
+                // An example is documentation: kept whole, output and all.
                 continue;
             }
             if self.g.funcs.contains(&kind) && !n.has_error() {
@@ -342,7 +389,24 @@ impl Collector<'_> {
         inner.or(Some(b))
     }
 
+    /// The function's name, if it has one.
+    fn name(&self, n: Node<'_>) -> &str {
+        n.child_by_field_name("name")
+            .map_or("", |x| &self.src[x.byte_range()])
+    }
+
+    /// A Go example function (`ExampleX`) or a function whose body ends
+    /// with the output it prints (`// Output:`).
+    fn example(&self, n: Node<'_>) -> bool {
+        let whole = &self.src[n.byte_range()];
+        self.name(n).starts_with("Example")
+            || whole.contains("// Output:")
+            || whole.contains("// Unordered output:")
+    }
+
     fn func(&self, n: Node<'_>) -> Option<Func> {
+        let name = self.name(n);
+        let test = self.test_file && (name.starts_with("Test") || name.starts_with("test"));
         let b = self.body(n)?;
         let body_text = &self.src[b.byte_range()];
         let (sr, er) = (b.start_position().row, b.end_position().row);
@@ -383,7 +447,7 @@ impl Collector<'_> {
                     return None;
                 }
                 let inner = indent_of(self.src, self.starts, sr);
-                let doc = docstring(self.src, b)
+                let doc = docstring(self.src, b, inner)
                     .map(|d| format!("{d}\n{inner}"))
                     .unwrap_or_default();
                 Edit {
@@ -409,13 +473,19 @@ impl Collector<'_> {
         };
         Some(Func {
             whole: n.byte_range(),
+            test,
             edit,
         })
     }
 
     fn literal(&self, n: Node<'_>) -> Option<Edit> {
         let (sr, er) = (n.start_position().row, n.end_position().row);
-        if er - sr <= LITERAL_LINES || n.child_count() < 2 {
+        let limit = if self.test_file {
+            TABLE_LINES
+        } else {
+            LITERAL_LINES
+        };
+        if er - sr <= limit || n.child_count() < 2 {
             return None;
         }
         let open = n.child(0)?;
@@ -425,16 +495,59 @@ impl Collector<'_> {
         }
         let (or, cr) = (open.end_position().row, close.start_position().row);
         let interior = cr.saturating_sub(or + 1);
-        if interior < LITERAL_LINES {
+        if interior < limit {
             return None;
         }
         let close_indent = indent_of(self.src, self.starts, cr);
         let inner = indent_of(self.src, self.starts, or + 1);
         let c = if self.g.comment == "#" { "#" } else { "//" };
+        if self.test_file {
+            if let Some(e) = self.table_head(n, or, cr, &format!("{inner}{c}"), close_indent) {
+                return Some(e);
+            }
+        }
         Some(Edit {
             range: open.end_byte()..close.start_byte(),
             text: format!("\n{inner}{c} \u{2026} {interior} lines elided\n{close_indent}"),
             lines: interior,
+            kind: EditKind::Literal,
+        })
+    }
+
+    /// A case table of a test file cut after the entries on its first
+    /// [`TABLE_KEEP`] lines (`or` is the opening row, `cr` the closing
+    /// one), where an entry ends a line.
+    fn table_head(
+        &self,
+        n: Node<'_>,
+        or: usize,
+        cr: usize,
+        marker: &str,
+        close_indent: &str,
+    ) -> Option<Edit> {
+        let mut cur = n.walk();
+        let kids: Vec<Node<'_>> = n
+            .named_children(&mut cur)
+            .filter(|k| !k.kind().contains("comment"))
+            .collect();
+        let kept = kids
+            .iter()
+            .take_while(|k| k.end_position().row <= or + TABLE_KEEP)
+            .count();
+        let last = kids.get(kept.checked_sub(1)?)?.end_position().row;
+        let next = kids.get(kept)?;
+        if next.start_position().row <= last || last + 1 >= cr {
+            return None;
+        }
+        let lines = cr - last - 1;
+        let more = kids.len() - kept;
+        let close = n.child(n.child_count() as u32 - 1)?;
+        Some(Edit {
+            range: self.starts[last + 1]..close.start_byte(),
+            text: format!(
+                "{marker} \u{2026} {lines} more lines ({more} more entries) elided\n{close_indent}"
+            ),
+            lines,
             kind: EditKind::Literal,
         })
     }
@@ -455,9 +568,11 @@ fn push_children<'t>(stack: &mut Vec<Node<'t>>, n: Node<'t>, before: Option<usiz
     stack.extend(kids.into_iter().rev());
 }
 
-/// The first sentence of a Python docstring opening a block, as a
-/// one-line string literal.
-fn docstring(src: &str, block: Node<'_>) -> Option<String> {
+/// A Python docstring opening a block, cut to its first sentence and
+/// the sentences that state rules (see [`comments::shorten`]), as a
+/// string literal; `None` when it has nothing to cut or cannot be cut
+/// safely.
+fn docstring(src: &str, block: Node<'_>, indent: &str) -> Option<String> {
     let first = block.named_child(0)?;
     if first.kind() != "expression_statement" {
         return None;
@@ -473,88 +588,31 @@ fn docstring(src: &str, block: Node<'_>) -> Option<String> {
     let open = raw.find(quote)?;
     let prefix = &raw[..open];
     let inner = raw[open + quote.len()..raw.len() - quote.len()].trim();
-    let first_line = inner.lines().next().unwrap_or("").trim();
-    let sentence = match first_line.find(". ") {
-        Some(k) => &first_line[..=k],
-        None => first_line,
+    let lines: Vec<&str> = inner.lines().map(str::trim).collect();
+    let kept = if lines.len() <= 2 {
+        vec![lines.join(" ")]
+    } else {
+        comments::shorten(&lines, false, 72).unwrap_or_else(|| vec![lines[0].to_string()])
     };
-    if sentence.contains(quote) || sentence.ends_with('\\') {
+    let text = kept.join(" ");
+    if text.contains(quote) || kept.iter().any(|l| l.ends_with('\\')) {
         return None;
     }
-    Some(format!("{prefix}{quote}{sentence}{quote}"))
-}
-
-/// Runs of line comments and block comments longer than [`DOC_LINES`]
-/// lines, cut after their first sentence.
-fn doc_comments(
-    text: &str,
-    starts: &[usize],
-    comments: &[(usize, usize, usize, usize)],
-    marker: &str,
-) -> Vec<Edit> {
-    let _ = marker;
-    let sentence_end = |row: usize| {
-        let s = starts[row];
-        let e = starts.get(row + 1).map_or(text.len(), |e| e - 1);
-        let l = text[s..e].trim_end().trim_end_matches("*/").trim_end();
-        l.ends_with('.') || l.ends_with('!') || l.ends_with('?')
-    };
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < comments.len() {
-        let (s0, e0, r0, r1) = comments[i];
-        if r1 > r0 {
-            // A block comment over several lines: keep its opening lines to
-            // the first sentence and its closing line.
-            let last = &text[starts[r1]..e0];
-            if r1 - r0 > DOC_LINES && last.trim().starts_with("*/") {
-                let mut keep_to = r0;
-                while keep_to < r0 + DOC_LINES - 1 && !sentence_end(keep_to) {
-                    keep_to += 1;
-                }
-                if keep_to + 1 < r1 {
-                    out.push(Edit {
-                        range: starts[keep_to + 1]..starts[r1],
-                        text: String::new(),
-                        lines: r1 - keep_to - 1,
-                        kind: EditKind::Comment,
-                    });
-                }
-            }
-            let _ = s0;
-            i += 1;
-            continue;
-        }
-        // A run of one-line comments on consecutive lines at one column.
-        let col = s0 - starts[r0];
-        let mut j = i;
-        while j + 1 < comments.len() {
-            let (s, _, r, rr) = comments[j + 1];
-            if r == comments[j].3 + 1 && rr == r && s - starts[r] == col {
-                j += 1;
-            } else {
-                break;
-            }
-        }
-        let run_rows = comments[j].3 - r0 + 1;
-        // Only a comment on its own line (not after code).
-        let alone = text[starts[r0]..s0].trim().is_empty();
-        if alone && run_rows > DOC_LINES {
-            let mut keep_to = r0;
-            while keep_to < r0 + DOC_LINES - 1 && !sentence_end(keep_to) {
-                keep_to += 1;
-            }
-            let end = comments[j].1;
-            out.push(Edit {
-                range: starts[keep_to + 1] - 1..end,
-                text: String::new(),
-                lines: comments[j].3 - keep_to,
-                kind: EditKind::Comment,
-            });
-        }
-        i = j + 1;
+    if kept.len() == 1 || quote.len() == 1 {
+        return Some(format!("{prefix}{quote}{text}{quote}"));
     }
-    out
+    let mut out = format!("{prefix}{quote}{}", kept[0]);
+    for l in &kept[1..] {
+        out.push('\n');
+        if !l.is_empty() {
+            out.push_str(indent);
+            out.push_str(l);
+        }
+    }
+    out.push('\n');
+    out.push_str(indent);
+    out.push_str(quote);
+    Some(out)
 }
 
 /// The source with the edits applied (overlapping ones skipped) and a
@@ -570,6 +628,7 @@ fn apply<'e>(
     let mut out = String::with_capacity(text.len() / 2);
     let mut at = 0;
     let (mut bodies, mut body_lines, mut literals, mut comments) = (0, 0, 0, 0);
+    let (mut guides, mut repeats) = (0, 0);
     for e in es {
         if e.range.start < at {
             continue;
@@ -584,23 +643,44 @@ fn apply<'e>(
             }
             EditKind::Literal => literals += 1,
             EditKind::Comment => comments += 1,
+            EditKind::Guide => guides += 1,
+            EditKind::Repeat => repeats += 1,
+            EditKind::Note => {}
         }
     }
-    if bodies + literals + comments == 0 {
+    let used = bodies + literals + comments + guides + repeats;
+    if used == 0 {
         return None;
     }
     out.push_str(&text[at..]);
     let c = g.comment;
-    let mut note = format!(
-        "{c} caveman: {lang} skeleton: {bodies} function bodies ({body_lines} lines) elided"
-    );
+    let mut note = format!("{c} caveman: {lang} skeleton:");
+    if bodies > 0 {
+        note.push_str(&format!(
+            " {bodies} function bodies ({body_lines} lines) elided"
+        ));
+    }
     if literals > 0 {
         note.push_str(&format!(", {literals} long literals elided"));
     }
     if comments > 0 {
         note.push_str(&format!(
-            ", {comments} doc comments cut to their first sentence"
+            ", {comments} doc comments cut to their first and rule sentences (\u{2026} marks each cut)"
         ));
+    }
+    if guides > 0 {
+        note.push_str(&format!(
+            ", {guides} long comments cut to headings, short examples and each \
+             paragraph's first and rule sentences"
+        ));
+    }
+    if repeats > 0 {
+        note.push_str(&format!(
+            ", {repeats} copies of repeated comments dropped (the first copy says how many)"
+        ));
+    }
+    if bodies == 0 {
+        note = note.replacen("skeleton:, ", "skeleton: ", 1);
     }
     note.push('\n');
     // After a `#!` or `<?php` line.
@@ -614,7 +694,7 @@ fn apply<'e>(
         out.push('\n');
     }
     out.insert_str(at.min(out.len()), &note);
-    Some((out, bodies + literals + comments))
+    Some((out, used))
 }
 
 /// Declarations of a syntax tree, for the differential test: (kind, name)

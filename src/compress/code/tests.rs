@@ -7,22 +7,22 @@ use crate::detect::Language;
 /// A small file per language with a body long enough to elide.
 fn sample(l: Language) -> &'static str {
     match l {
-        Language::Go => "package main\n\nimport \"fmt\"\n\n// Greet says hello.\n// It is polite.\n// Very polite.\nfunc Greet(name string) string {\n\tx := 1\n\ty := 2\n\tz := x + y\n\treturn fmt.Sprint(name, z)\n}\n\ntype T struct {\n\tA int\n}\n",
-        Language::Python => "import os\n\n\nclass A:\n    \"\"\"A thing.\"\"\"\n\n    def f(self, x: int) -> int:\n        \"\"\"Add one. More text here.\n\n        Details.\n        \"\"\"\n        y = x + 1\n        z = y * 2\n        return z\n\n\ndef g():\n    a = 1\n    b = 2\n    return a + b\n",
-        Language::JavaScript => "const fs = require('fs');\n\nfunction read(p) {\n  const a = 1;\n  const b = 2;\n  return fs.readFileSync(p) + a + b;\n}\n\nclass C {\n  m(x) {\n    const y = x;\n    const z = y;\n    return z;\n  }\n}\n\nmodule.exports = { read, C };\n",
-        Language::TypeScript => "export interface P {\n  x: number;\n}\n\nexport function len(p: P): number {\n  const a = p.x;\n  const b = a * 2;\n  return Math.hypot(a, b);\n}\n",
-        Language::Tsx => "import React from 'react';\n\nexport function App(props: { n: number }) {\n  const a = props.n;\n  const b = a * 2;\n  return <div>{b}</div>;\n}\n",
-        Language::Rust => "use std::io;\n\n/// A point.\npub struct P {\n    pub x: u8,\n}\n\nimpl P {\n    /// Makes one.\n    pub fn new() -> P {\n        let a = 1;\n        let b = 2;\n        P { x: a + b }\n    }\n}\n\nfn main() {\n    let p = P::new();\n    let q = p.x;\n    println!(\"{}\", q);\n}\n",
-        Language::Java => "package a;\n\nimport java.util.List;\n\npublic class A {\n    private int x;\n\n    public int f(int y) {\n        int a = y;\n        int b = a;\n        return a + b;\n    }\n}\n",
-        Language::C => "#include <stdio.h>\n\nstruct p { int x; };\n\nint main(void) {\n    int a = 1;\n    int b = 2;\n    printf(\"%d\\n\", a + b);\n    return 0;\n}\n",
-        Language::Cpp => "#include <vector>\n\nnamespace app {\nclass Box {\n public:\n  int get() const {\n    int a = 1;\n    int b = 2;\n    return a + b;\n  }\n};\n}  // namespace app\n",
-        Language::CSharp => "using System;\n\nnamespace App\n{\n    public class A\n    {\n        public int X { get; set; }\n        public int F(int y)\n        {\n            var a = y;\n            var b = a;\n            return a + b;\n        }\n    }\n}\n",
-        Language::Ruby => "require 'json'\n\nmodule Foo\n  class Bar\n    def baz(x)\n      a = x\n      b = a\n      a + b\n    end\n  end\nend\n",
-        Language::Php => "<?php\nnamespace App;\n\nclass A {\n    public function f($x) {\n        $a = $x;\n        $b = $a;\n        return $a + $b;\n    }\n}\n",
-        Language::Kotlin => "package app\n\ndata class P(val x: Int)\n\nfun main() {\n    val a = 1\n    val b = 2\n    println(a + b)\n}\n",
-        Language::Swift => "import Foundation\n\nstruct P {\n    let x: Int\n}\n\nfunc f(p: P) -> Int {\n    let a = p.x\n    let b = a * 2\n    return a + b\n}\n",
-        Language::Scala => "package app\n\nobject Main {\n  def f(x: Int): Int = {\n    val a = x\n    val b = a\n    a + b\n  }\n}\n",
-        Language::Shell => "#!/bin/bash\nset -e\n\ngreet() {\n  local a=1\n  local b=2\n  echo \"$a $b\"\n}\n\ngreet\n",
+        Language::Go => "package main\n\nimport \"fmt\"\n\n// Greet says hello.\n// It is polite.\n// Very polite.\nfunc Greet(name string) string {\n\tx := 1\n\ty := 2\n\tz := x + y\n\tz++\n\tz--\n\treturn fmt.Sprint(name, z)\n}\n\ntype T struct {\n\tA int\n}\n",
+        Language::Python => "import os\n\n\nclass A:\n    \"\"\"A thing.\"\"\"\n\n    def f(self, x: int) -> int:\n        \"\"\"Add one. More text here.\n\n        Details.\n        \"\"\"\n        y = x + 1\n        z = y * 2\n        return z\n\n\ndef g():\n    a = 1\n    b = 2\n    a += 1\n    b += 1\n    return a + b\n",
+        Language::JavaScript => "const fs = require('fs');\n\nfunction read(p) {\n  const a = 1;\n  const b = 2;\n  a++;\n  b++;\n  return fs.readFileSync(p) + a + b;\n}\n\nclass C {\n  m(x) {\n    const y = x;\n    const z = y;\n    y++;\n    z++;\n    return z;\n  }\n}\n\nmodule.exports = { read, C };\n",
+        Language::TypeScript => "export interface P {\n  x: number;\n}\n\nexport function len(p: P): number {\n  const a = p.x;\n  const b = a * 2;\n  a++;\n  b++;\n  return Math.hypot(a, b);\n}\n",
+        Language::Tsx => "import React from 'react';\n\nexport function App(props: { n: number }) {\n  const a = props.n;\n  const b = a * 2;\n  a++;\n  b++;\n  return <div>{b}</div>;\n}\n",
+        Language::Rust => "use std::io;\n\n/// A point.\npub struct P {\n    pub x: u8,\n}\n\nimpl P {\n    /// Makes one.\n    pub fn new() -> P {\n        let a = 1;\n        let b = 2;\n        a += 1;\n        b += 1;\n        P { x: a + b }\n    }\n}\n\nfn main() {\n    let p = P::new();\n    let q = p.x;\n    q += 1;\n    q -= 1;\n    println!(\"{}\", q);\n}\n",
+        Language::Java => "package a;\n\nimport java.util.List;\n\npublic class A {\n    private int x;\n\n    public int f(int y) {\n        int a = y;\n        int b = a;\n        a++;\n        b++;\n        return a + b;\n    }\n}\n",
+        Language::C => "#include <stdio.h>\n\nstruct p { int x; };\n\nint main(void) {\n    int a = 1;\n    int b = 2;\n    a++;\n    b++;\n    printf(\"%d\\n\", a + b);\n    return 0;\n}\n",
+        Language::Cpp => "#include <vector>\n\nnamespace app {\nclass Box {\n public:\n  int get() const {\n    int a = 1;\n    int b = 2;\n    a++;\n    b++;\n    return a + b;\n  }\n};\n}  // namespace app\n",
+        Language::CSharp => "using System;\n\nnamespace App\n{\n    public class A\n    {\n        public int X { get; set; }\n        public int F(int y)\n        {\n            var a = y;\n            var b = a;\n            a++;\n            b++;\n            return a + b;\n        }\n    }\n}\n",
+        Language::Ruby => "require 'json'\n\nmodule Foo\n  class Bar\n    def baz(x)\n      a = x\n      b = a\n      a += 1\n      b += 1\n      a + b\n    end\n  end\nend\n",
+        Language::Php => "<?php\nnamespace App;\n\nclass A {\n    public function f($x) {\n        $a = $x;\n        $b = $a;\n        $a++;\n        $b++;\n        return $a + $b;\n    }\n}\n",
+        Language::Kotlin => "package app\n\ndata class P(val x: Int)\n\nfun main() {\n    val a = 1\n    val b = 2\n    println(a)\n    println(b)\n    println(a + b)\n}\n",
+        Language::Swift => "import Foundation\n\nstruct P {\n    let x: Int\n}\n\nfunc f(p: P) -> Int {\n    let a = p.x\n    let b = a * 2\n    print(a)\n    print(b)\n    return a + b\n}\n",
+        Language::Scala => "package app\n\nobject Main {\n  def f(x: Int): Int = {\n    val a = x\n    val b = a\n    println(a)\n    println(b)\n    a + b\n  }\n}\n",
+        Language::Shell => "#!/bin/bash\nset -e\n\ngreet() {\n  local a=1\n  local b=2\n  echo $a\n  echo $b\n  echo \"$a $b\"\n}\n\ngreet\n",
     }
 }
 
@@ -58,7 +58,7 @@ fn a_large_source_is_read_in_parts_and_keeps_every_signature() {
     let mut n = 0;
     while src.len() < 5 << 20 {
         src.push_str(&format!(
-            "// F{n} prints.\nfunc F{n}(x int) int {{\n\ta := x + {n}\n\tb := a * 2\n\tfmt.Println(a, b)\n\treturn b\n}}\n\n"
+            "// F{n} prints.\nfunc F{n}(x int) int {{\n\ta := x + {n}\n\ta++\n\tb := a * 2\n\tfmt.Println(a, b)\n\treturn b\n}}\n\n"
         ));
         n += 1;
     }
@@ -88,7 +88,7 @@ fn parts_are_bounded_whatever_the_source_looks_like() {
     let mut n = 0;
     while c.len() < 9 << 20 {
         c.push_str(&format!(
-            "static int f{n}(int x) {{\n    int a = x + {n};\n    int b = a * 2;\n    return a + b;\n}}\n"
+            "static int f{n}(int x) {{\n    int a = x + {n};\n    int b = a * 2;\n    a++;\n    b++;\n    return a + b;\n}}\n"
         ));
         n += 1;
     }
@@ -121,4 +121,32 @@ fn parts_are_bounded_whatever_the_source_looks_like() {
     let (out, trace) = skeleton(&c, Language::C, "", true).unwrap();
     assert!(out.len() < c.len(), "{} of {}", out.len(), c.len());
     assert!(trace.dropped > n / 2, "{} of {n}", trace.dropped);
+}
+
+#[test]
+fn rust_doc_comments_are_cut_where_a_sentence_ends() {
+    // tree-sitter-rust's `///` nodes hold their line break: the run of
+    // them is still one doc comment.
+    let src = "/// Parses the header of a frame from the\n/// bytes given. The header is read in\n/// network order, as the wire format says.\n/// Panics if the slice is empty.\n/// More history of the format follows here.\npub fn parse(b: &[u8]) -> u32 {\n    let a = b[0] as u32;\n    let c = a * 2;\n    let d = c + 1;\n    let e = d * 3;\n    e\n}\n";
+    let (out, _) = skeleton(src, Language::Rust, "", false).unwrap();
+    assert!(
+        out.contains(
+            "/// Parses the header of a frame from the bytes given. \u{2026}\n/// Panics if the slice is empty. \u{2026}\npub fn parse"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_header_without_bodies_names_only_what_was_cut() {
+    let mut src = String::from("package tables\n\nvar Table = []int{\n");
+    for k in 0..40 {
+        src.push_str(&format!("\t{k},\n"));
+    }
+    src.push_str("}\n");
+    let (out, _) = skeleton(&src, Language::Go, "", false).unwrap();
+    assert!(
+        out.starts_with("// caveman: Go skeleton: 1 long literals elided\n"),
+        "{out}"
+    );
 }

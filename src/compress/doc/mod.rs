@@ -44,13 +44,13 @@ use self::blocks::{
     indent, is_list_item, item_text_start, level, term_like, Block, Kind, Reader, Shape,
 };
 use self::fit::{emit, fit};
-use self::prose::{amount, fold_links, key_sentence, sentences};
+use self::prose::{amount, fold_links, key_sentence};
 use super::shared::dropped_runs;
 use super::shared::lines::Lines;
 use super::text::fence;
 use super::{Compressed, Decline, Trace};
 
-pub(crate) use self::prose::{cleaned, first_sentence};
+pub(crate) use self::prose::{cleaned, first_sentence, normative, sentences};
 
 /// Shorter documents (trimmed) are left alone.
 const MIN_BYTES: usize = 600;

@@ -173,12 +173,17 @@ static FIGURE: LazyLock<Regex> = LazyLock::new(|| {
 /// A sentence that is kept beyond a paragraph's first: it states a rule
 /// or holds a figure.
 pub(super) fn key_sentence(s: &str) -> bool {
-    NORMATIVE.is_match(s) || FIGURE.is_match(s)
+    normative(s) || FIGURE.is_match(s)
+}
+
+/// A sentence that states a rule (see [`NORMATIVE`]).
+pub(crate) fn normative(s: &str) -> bool {
+    NORMATIVE.is_match(s)
 }
 
 /// The sentences of `text`: byte ranges in order, whitespace between
 /// them left out.
-pub(super) fn sentences(text: &str) -> Vec<std::ops::Range<usize>> {
+pub(crate) fn sentences(text: &str) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
     let end = text.trim_end().len();
     let mut at = 0;
