@@ -20,6 +20,8 @@ mod hardening;
 mod lean_answers;
 #[path = "integration/lean_docs.rs"]
 mod lean_docs;
+#[path = "integration/lean_logs.rs"]
+mod lean_logs;
 #[path = "integration/lean_members.rs"]
 mod lean_members;
 #[path = "integration/lean_properties.rs"]
