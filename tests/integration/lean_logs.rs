@@ -238,3 +238,32 @@ fn strace_keeps_the_fallback_open_and_every_file_opened() {
         "{view}"
     );
 }
+
+#[test]
+fn a_marker_over_lines_without_fields_names_their_first_words() {
+    let mut log = String::from("2025-06-24 14:36:25 startup packages configure\n");
+    for k in 0..200 {
+        log.push_str(&format!(
+            "2025-06-24 14:36:{:02} status installed lib{k}x:amd64 1.{k}\n",
+            k % 60
+        ));
+    }
+    log.push_str("2025-06-24 14:37:00 startup packages configure done\n");
+    let view = lean(&log);
+    let marker = view
+        .lines()
+        .find(|l| l.contains("lines elided (caveman)") && l.contains("status"))
+        .unwrap_or_else(|| panic!("no marker naming its lines\n{view}"));
+    let k: usize = marker
+        .trim_start_matches("\u{2026} ")
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(k > 100, "{marker}");
+    assert_eq!(
+        marker,
+        format!("\u{2026} {k} lines elided (caveman): first words: status\u{d7}{k} \u{2026}")
+    );
+}

@@ -76,6 +76,52 @@ fn verb(template: &str) -> &str {
         .unwrap_or("")
 }
 
+/// First words listed in a run's marker, at most.
+const MARKER_WORDS: usize = 4;
+
+/// What a run of lines without fields holds: its lines' first words
+/// (after a leading timestamp) with their counts, most frequent first
+/// (`first words: status×40 install×8`); empty when a word holds a
+/// credential or no line has a word.
+fn first_words<'a>(lines: impl Iterator<Item = &'a str>) -> String {
+    let mut words: Vec<(&str, usize)> = Vec::new();
+    let mut wordless = 0;
+    for l in lines {
+        if l.trim().is_empty() {
+            continue;
+        }
+        let w = verb(super::strip_lead_ts(l));
+        if w.is_empty() {
+            wordless += 1;
+            continue;
+        }
+        match words.iter().position(|(x, _)| *x == w) {
+            Some(k) => words[k].1 += 1,
+            None if words.len() < 64 => words.push((w, 1)),
+            // Past 64 distinct words the list would say little.
+            None => return String::new(),
+        }
+    }
+    if words.is_empty() || words.iter().any(|(w, _)| holds_credential(w)) {
+        return String::new();
+    }
+    words.sort_by_key(|w| std::cmp::Reverse(w.1));
+    let mut s = String::from("first words:");
+    for (w, c) in words.iter().take(MARKER_WORDS) {
+        s.push_str(&format!(" {w}\u{d7}{c}"));
+    }
+    let rest: usize = words
+        .iter()
+        .skip(MARKER_WORDS)
+        .map(|(_, c)| c)
+        .sum::<usize>()
+        + wordless;
+    if rest > 0 {
+        s.push_str(&format!(" (+{rest} other)"));
+    }
+    s
+}
+
 /// A template's tally: how many lines, and the first two.
 #[derive(Clone, Copy)]
 struct Tally {
@@ -388,7 +434,12 @@ pub(crate) fn cut(
         (fitted || run.len() >= 2).then(|| {
             let count = run.len();
             let facts = if !fitted && count >= SUMMARY_RUN {
-                super::super::runsum::summary(doc.range(run), SUMMARY_ROOM)
+                let f = super::super::runsum::summary(doc.range(run.clone()), SUMMARY_ROOM);
+                if f.is_empty() {
+                    first_words(doc.range(run))
+                } else {
+                    f
+                }
             } else {
                 String::new()
             };

@@ -77,7 +77,7 @@ const VAR: char = '\u{0}';
 
 /// The line without a leading timestamp (the first format, in order,
 /// whose first match has only ` [(<` before it).
-fn strip_lead_ts(line: &str) -> &str {
+pub(super) fn strip_lead_ts(line: &str) -> &str {
     for r in TS_EACH.iter() {
         if let Some(m) = r.find(line) {
             if line[..m.start()].chars().all(|c| " [(<".contains(c)) {
