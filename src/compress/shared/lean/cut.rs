@@ -393,7 +393,8 @@ pub(crate) fn cut(
     // under a budget it takes at most a quarter of it.
     let close = (total > 100 || budget.is_some()).then(|| {
         let counts: Vec<(&str, usize)> = by_count.iter().map(|(t, c)| (*t, c.count)).collect();
-        let mut kinds = super::kinds::frequent(&counts, 20);
+        let folded = super::kinds::frequent(&counts, 20);
+        let mut kinds = super::kinds::recount(doc, &folded);
         if by_count.len() * 10 > total * 3 {
             kinds.retain(|&(_, c)| c * 100 >= total);
         }
@@ -464,7 +465,7 @@ pub(crate) fn cut(
 /// What the closing marker states.
 struct Closing<'a> {
     /// The most frequent kinds (folded, [`super::kinds::frequent`]).
-    kinds: &'a [(&'a str, usize)],
+    kinds: &'a [(String, usize)],
     /// How many kinds in all.
     all_kinds: usize,
     span: &'a str,
@@ -499,12 +500,11 @@ impl Closing<'_> {
         if !frequent.is_empty() {
             s.push_str("; most frequent (lines matching, <*> = any text):");
         }
-        for (k, &(t, count)) in frequent.iter().enumerate() {
+        for (k, (t, count)) in frequent.iter().enumerate() {
             if k > 0 {
                 s.push(';');
             }
-            let t: String = t.chars().take(160).collect();
-            if holds_credential(&t) {
+            if holds_credential(t) {
                 s.push_str(&format!(" {count}\u{00d7} (a kind holding a credential)"));
             } else {
                 s.push_str(&format!(" {count}\u{00d7} {t}"));

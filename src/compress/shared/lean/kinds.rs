@@ -99,6 +99,95 @@ pub(super) fn frequent<'a>(by_count: &[(&'a str, usize)], listed: usize) -> Vec<
     out
 }
 
+/// Characters of a listed pattern at most; a longer one is cut and ends
+/// in `<*>` (it then matches at least the lines the whole one does).
+const MAX_PATTERN: usize = 160;
+
+/// The kinds as the closing marker prints them, each counted again over
+/// the lines themselves (whitespace collapsed, a leading timestamp
+/// removed: what the pattern is read against): a line's template can
+/// differ from its text where a timestamp or quoted text was masked, and
+/// the count beside a pattern is every line it matches. A kind that
+/// shares a line with an earlier one is left out.
+pub(super) fn recount<'a>(
+    doc: &super::super::lines::Lines<'a>,
+    kinds: &[(&str, usize)],
+) -> Vec<(String, usize)> {
+    let shown: Vec<String> = kinds
+        .iter()
+        .map(|(t, _)| {
+            if t.chars().count() > MAX_PATTERN {
+                let mut c: String = t.chars().take(MAX_PATTERN).collect();
+                c.push_str(VAR);
+                c
+            } else {
+                (*t).to_string()
+            }
+        })
+        .take(32)
+        .collect();
+    if shown.is_empty() {
+        return Vec::new();
+    }
+    // The longest word of each pattern's literal parts: a line without
+    // it cannot match (whitespace runs of the line collapse first).
+    let keys: Vec<&str> = shown
+        .iter()
+        .map(|t| {
+            t.split(VAR)
+                .flat_map(str::split_whitespace)
+                .max_by_key(|p| p.len())
+                .unwrap_or("")
+        })
+        .collect();
+    let parts = crate::par::map(crate::par::ranges(doc.len(), 4096), |r| {
+        let mut counts = vec![0usize; shown.len()];
+        let mut overlaps: Vec<u32> = Vec::new();
+        for line in doc.range(r) {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let mut norm: Option<String> = None;
+            let mut mask = 0u32;
+            for (k, t) in shown.iter().enumerate() {
+                if !line.contains(keys[k]) {
+                    continue;
+                }
+                let n = norm
+                    .get_or_insert_with(|| line.split_whitespace().collect::<Vec<_>>().join(" "));
+                if glob(t, super::strip_lead_ts(n).trim()) {
+                    counts[k] += 1;
+                    mask |= 1 << k;
+                }
+            }
+            if mask.count_ones() > 1 && !overlaps.contains(&mask) {
+                overlaps.push(mask);
+            }
+        }
+        (counts, overlaps)
+    });
+    let mut counts = vec![0usize; shown.len()];
+    let mut overlaps: Vec<u32> = Vec::new();
+    for (c, o) in parts {
+        for (a, b) in counts.iter_mut().zip(c) {
+            *a += b;
+        }
+        overlaps.extend(o);
+    }
+    let mut kept = 0u32;
+    let mut out = Vec::new();
+    for (k, t) in shown.into_iter().enumerate() {
+        let bit = 1u32 << k;
+        if overlaps.iter().any(|m| m & bit != 0 && m & kept != 0) || counts[k] <= 2 {
+            continue;
+        }
+        kept |= bit;
+        out.push((t, counts[k]));
+    }
+    out.sort_by_key(|k| std::cmp::Reverse(k.1));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
