@@ -307,9 +307,6 @@ impl<'a> Stats<'a> {
                 let (lo, hi) = (f.min.expect("numeric"), f.max.expect("numeric"));
                 if f.constant() && all_of(f.numbers) {
                     all.push((fi, format!("{name}={}", lo.text)));
-                } else if f.constant() && lo.text == hi.text {
-                    // One value where present: `k=v` once, not `k=v..v`.
-                    ranges.push((fi, format!("{name}={}", lo.text)));
                 } else {
                     let mut s = format!("{name}={}..{}", lo.text, hi.text);
                     let spread = &f.numeric_values;
@@ -440,21 +437,6 @@ fn distinct_text(f: &Field<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_constant_range_is_one_value() {
-        let mut s = Stats::new(64);
-        for i in 0..4 {
-            s.unit();
-            s.add(i, "n", Scalar::Num("7", 7.0));
-            if i % 2 == 0 {
-                s.add(i, "policy", Scalar::Num("3", 3.0));
-            }
-        }
-        let got = s.render("lines", false, 1000);
-        assert!(got.contains("policy=3") && !got.contains("3..3"), "{got}");
-        assert!(got.contains("all n=7"), "{got}");
-    }
 
     #[test]
     fn states_ranges_values_and_fields() {
