@@ -24,6 +24,8 @@ mod lean_code;
 mod lean_docs;
 #[path = "integration/lean_json_views.rs"]
 mod lean_json_views;
+#[path = "integration/lean_logs.rs"]
+mod lean_logs;
 #[path = "integration/lean_members.rs"]
 mod lean_members;
 #[path = "integration/lean_properties.rs"]

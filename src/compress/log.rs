@@ -40,6 +40,21 @@ static SIGNAL: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// An strace line that opens or executes a path (with strace's optional
+/// pid and time prefixes): which files a program read, and the fallback
+/// open after a failed one.
+static STRACE_OPEN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"^(?:\[pid +\d+\] |\d+ +)?(?:\d{2}:\d{2}:\d{2}(?:\.\d+)? |\d+\.\d+ )?(?:open|openat|openat2|creat|execve|execveat)\((?:AT_FDCWD|-?\d+)?,? ?"[^"]*""#,
+    )
+    .expect("strace open pattern")
+});
+
+/// Lean keeps every distinct strace open/exec line (lean::Rules::extra).
+fn is_strace_open(line: &str) -> bool {
+    line.contains('"') && STRACE_OPEN.is_match(line)
+}
+
 fn is_marker(line: &str) -> bool {
     line.starts_with(NOTE_PREFIX) || line.contains(MARKER_TEXT)
 }
@@ -59,7 +74,7 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
     let doc = Lines::split(text);
     let rules = lean::Rules {
         tail: 2,
-        extra: None,
+        extra: Some(is_strace_open),
         unit: "lines",
     };
     let (pieces, trace) =

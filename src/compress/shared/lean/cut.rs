@@ -62,6 +62,66 @@ fn max_rare(lines: usize) -> usize {
     (lines / 10).max(64)
 }
 
+/// Lines of one first word kept at most, and its tally: how many lines
+/// begin with it, and the first [`VERB_LINES`] of them.
+const VERB_LINES: usize = 64;
+type Verbs = FxHashMap<String, (usize, Vec<usize>)>;
+
+/// A template's first word (letters, digits, `-` and `_`, starting with a
+/// letter), or "" when it has none.
+fn verb(template: &str) -> &str {
+    template
+        .split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+        .find(|w| w.starts_with(|c: char| c.is_alphabetic()))
+        .unwrap_or("")
+}
+
+/// First words listed in a run's marker, at most.
+const MARKER_WORDS: usize = 4;
+
+/// What a run of lines without fields holds: its lines' first words
+/// (after a leading timestamp) with their counts, most frequent first
+/// (`first words: status×40 install×8`); empty when a word holds a
+/// credential or no line has a word.
+fn first_words<'a>(lines: impl Iterator<Item = &'a str>) -> String {
+    let mut words: Vec<(&str, usize)> = Vec::new();
+    let mut wordless = 0;
+    for l in lines {
+        if l.trim().is_empty() {
+            continue;
+        }
+        let w = verb(super::strip_lead_ts(l));
+        if w.is_empty() {
+            wordless += 1;
+            continue;
+        }
+        match words.iter().position(|(x, _)| *x == w) {
+            Some(k) => words[k].1 += 1,
+            None if words.len() < 64 => words.push((w, 1)),
+            // Past 64 distinct words the list would say little.
+            None => return String::new(),
+        }
+    }
+    if words.is_empty() || words.iter().any(|(w, _)| holds_credential(w)) {
+        return String::new();
+    }
+    words.sort_by_key(|w| std::cmp::Reverse(w.1));
+    let mut s = String::from("first words:");
+    for (w, c) in words.iter().take(MARKER_WORDS) {
+        s.push_str(&format!(" {w}\u{d7}{c}"));
+    }
+    let rest: usize = words
+        .iter()
+        .skip(MARKER_WORDS)
+        .map(|(_, c)| c)
+        .sum::<usize>()
+        + wordless;
+    if rest > 0 {
+        s.push_str(&format!(" (+{rest} other)"));
+    }
+    s
+}
+
 /// A template's tally: how many lines, and the first two.
 #[derive(Clone, Copy)]
 struct Tally {
@@ -184,10 +244,11 @@ pub(crate) fn cut(
     // many, the first two); no template is held per line.
     // The templates of the lines kept so far are named too.
     type Tallies = FxHashMap<String, Tally>;
-    let parts: Vec<(Tallies, FxHashSet<String>)> =
+    let parts: Vec<(Tallies, FxHashSet<String>, Verbs)> =
         crate::par::map(crate::par::ranges(n, 4096), |r| {
             let mut tally: Tallies = FxHashMap::default();
             let mut shown: FxHashSet<String> = FxHashSet::default();
+            let mut verbs: Verbs = FxHashMap::default();
             for (i, line) in r.clone().zip(doc.range(r)) {
                 if blank(line) {
                     continue;
@@ -200,6 +261,11 @@ pub(crate) fn cut(
                 };
                 if keep.get(i) {
                     shown.insert(t.to_string());
+                }
+                let v = verbs.entry(verb(&t).to_owned()).or_default();
+                v.0 += 1;
+                if v.1.len() < VERB_LINES {
+                    v.1.push(i);
                 }
                 match tally.get_mut(&*t) {
                     Some(e) => {
@@ -220,13 +286,20 @@ pub(crate) fn cut(
                     }
                 }
             }
-            (tally, shown)
+            (tally, shown, verbs)
         });
     clock.mark("templates");
     let mut tally: Tallies = FxHashMap::default();
     let mut shown: FxHashSet<String> = FxHashSet::default();
-    for (part, part_shown) in parts {
+    let mut verbs: Verbs = FxHashMap::default();
+    for (part, part_shown, part_verbs) in parts {
         shown.extend(part_shown);
+        // Parts are in document order.
+        for (v, (c, at)) in part_verbs {
+            let e = verbs.entry(v).or_default();
+            e.0 += c;
+            e.1.extend(at.into_iter().take(VERB_LINES - e.1.len().min(VERB_LINES)));
+        }
         for (t, p) in part {
             match tally.get_mut(&t) {
                 None => {
@@ -259,6 +332,24 @@ pub(crate) fn cut(
         .collect();
     rare.sort_unstable();
     let cap = max_rare(total);
+    // Rarity is signal at the coarser grain too: the lines whose first
+    // word is rare among frequent ones (a session's `Log started`, a
+    // package `remove` among thousands of `status` lines), rarest first,
+    // every one of such a word up to the cap.
+    let rare_verb = (total / 50).max(3);
+    let most = verbs.values().map(|v| v.0).max().unwrap_or(0);
+    if most > 4 * rare_verb {
+        let mut few: Vec<(usize, &str, &[usize])> = verbs
+            .iter()
+            .filter(|(w, v)| v.0 <= rare_verb && !w.is_empty())
+            .map(|(w, v)| (v.0, w.as_str(), v.1.as_slice()))
+            .collect();
+        few.sort_unstable();
+        for &i in few.iter().flat_map(|f| f.2).take(cap) {
+            keep.set(i, "rare kind (a first word rare among the lines)");
+        }
+    }
+    drop(verbs);
     for &(_, i) in rare.iter().take(cap) {
         keep.set(i, "rare line (its kind occurs once or twice)");
     }
@@ -301,8 +392,15 @@ pub(crate) fn cut(
     // The closing marker states the total and the most frequent kinds;
     // under a budget it takes at most a quarter of it.
     let close = (total > 100 || budget.is_some()).then(|| {
+        let counts: Vec<(&str, usize)> = by_count.iter().map(|(t, c)| (*t, c.count)).collect();
+        let folded = super::kinds::frequent(&counts, 20);
+        let mut kinds = super::kinds::recount(doc, &folded);
+        if by_count.len() * 10 > total * 3 {
+            kinds.retain(|&(_, c)| c * 100 >= total);
+        }
         let facts = Closing {
-            by_count: &by_count,
+            kinds: &kinds,
+            all_kinds: by_count.len(),
             span: &span,
             lines: n,
             blank: n - total,
@@ -310,6 +408,11 @@ pub(crate) fn cut(
             rare_left,
         };
         let mut listed = (total / 400).clamp(3, 8);
+        // Past ~30 % distinct kinds the template list is noise: fewer,
+        // and only kinds over 1 % of the lines.
+        if by_count.len() * 10 > total * 3 {
+            listed = listed.min(3);
+        }
         let mut c = facts.render(listed);
         if let Some(b) = budget {
             listed = by_count.len().min(20);
@@ -332,7 +435,12 @@ pub(crate) fn cut(
         (fitted || run.len() >= 2).then(|| {
             let count = run.len();
             let facts = if !fitted && count >= SUMMARY_RUN {
-                super::super::runsum::summary(doc.range(run), SUMMARY_ROOM)
+                let f = super::super::runsum::summary(doc.range(run.clone()), SUMMARY_ROOM);
+                if f.is_empty() {
+                    first_words(doc.range(run))
+                } else {
+                    f
+                }
             } else {
                 String::new()
             };
@@ -356,7 +464,10 @@ pub(crate) fn cut(
 
 /// What the closing marker states.
 struct Closing<'a> {
-    by_count: &'a [(&'a str, Tally)],
+    /// The most frequent kinds (folded, [`super::kinds::frequent`]).
+    kinds: &'a [(String, usize)],
+    /// How many kinds in all.
+    all_kinds: usize,
     span: &'a str,
     lines: usize,
     blank: usize,
@@ -376,7 +487,7 @@ impl Closing<'_> {
         };
         let mut s = format!(
             "\u{2026} caveman: {n} {unit} in all{blank}{span}, {} kinds",
-            self.by_count.len()
+            self.all_kinds
         );
         if self.rare_left > 0 {
             s.push_str(&format!(
@@ -385,27 +496,18 @@ impl Closing<'_> {
             ));
         }
         // Kinds of one or two lines are in the view (rare lines stay).
-        let frequent: Vec<&(&str, Tally)> = self
-            .by_count
-            .iter()
-            .filter(|(_, c)| c.count > 2)
-            .take(listed)
-            .collect();
+        let frequent = &self.kinds[..listed.min(self.kinds.len())];
         if !frequent.is_empty() {
-            s.push_str("; most frequent:");
+            s.push_str("; most frequent (lines matching, <*> = any text):");
         }
-        for (k, (t, c)) in frequent.into_iter().enumerate() {
+        for (k, (t, count)) in frequent.iter().enumerate() {
             if k > 0 {
                 s.push(';');
             }
-            let t: String = t.chars().take(160).collect();
-            if holds_credential(&t) {
-                s.push_str(&format!(
-                    " {}\u{00d7} (a kind holding a credential)",
-                    c.count
-                ));
+            if holds_credential(t) {
+                s.push_str(&format!(" {count}\u{00d7} (a kind holding a credential)"));
             } else {
-                s.push_str(&format!(" {}\u{00d7} {t}", c.count));
+                s.push_str(&format!(" {count}\u{00d7} {t}"));
             }
         }
         s.push_str(" \u{2026}");

@@ -36,8 +36,8 @@ static CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
 const TS_FORMATS: [&str; 11] = [
     r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?",
     r"\d{1,2}/[A-Z][a-z]{2}/\d{4}:\d{2}:\d{2}:\d{2}(?: [+-]\d{4})?",
-    r"\b[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}(?:\.\d+)? \d{4}",
-    r"\b[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}",
+    r"\b[A-Z][a-z]{2} [A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2}(?:\.\d+)? \d{4}",
+    r"\b[A-Z][a-z]{2} +\d{1,2} \d{2}:\d{2}:\d{2}",
     r"\b\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+",
     r"\b\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2}",
     r"\b\d{8}-\d{1,2}:\d{1,2}:\d{1,2}:\d+",
@@ -77,7 +77,7 @@ const VAR: char = '\u{0}';
 
 /// The line without a leading timestamp (the first format, in order,
 /// whose first match has only ` [(<` before it).
-fn strip_lead_ts(line: &str) -> &str {
+pub(super) fn strip_lead_ts(line: &str) -> &str {
     for r in TS_EACH.iter() {
         if let Some(m) = r.find(line) {
             if line[..m.start()].chars().all(|c| " [(<".contains(c)) {
@@ -317,6 +317,7 @@ pub(crate) struct Rules {
 }
 
 mod cut;
+mod kinds;
 
 pub(crate) use cut::cut;
 

@@ -1,0 +1,276 @@
+//! Lean log views: the closing marker's counts are the lines its patterns
+//! match, syslog's padded days are one kind, package-manager sessions and
+//! removals stay, strace keeps the files a program opened. Each payload
+//! is rebuilt from the shapes real tools print.
+
+use crate::util::TestCommand;
+
+fn lean(input: &str) -> String {
+    let tc = TestCommand::new();
+    let r = tc.run(&["compress", "--profile", "lean"], input.as_bytes());
+    assert_eq!(r.code, 0, "{}", r.stderr_str());
+    String::from_utf8(r.stdout).expect("UTF-8 view")
+}
+
+/// The closing marker's "most frequent" kinds: (count, pattern).
+fn frequent(view: &str) -> Vec<(usize, String)> {
+    let close = view
+        .lines()
+        .find(|l| l.contains(" in all"))
+        .expect("closing marker");
+    let list = close
+        .split_once("most frequent")
+        .and_then(|(_, rest)| rest.split_once(':'))
+        .expect("a most frequent list")
+        .1
+        .trim_end_matches(" \u{2026}");
+    // A pattern may hold "; " itself: kinds start at "; N× ".
+    let rx = regex::Regex::new("(?:^|; )(\\d+)\u{d7} ").unwrap();
+    let at: Vec<(usize, usize, usize)> = rx
+        .captures_iter(list.trim_start())
+        .map(|c| {
+            let m = c.get(0).unwrap();
+            (m.start(), m.end(), c[1].parse().unwrap())
+        })
+        .collect();
+    let list = list.trim_start();
+    at.iter()
+        .enumerate()
+        .map(|(k, &(_, end, n))| {
+            let stop = at.get(k + 1).map_or(list.len(), |next| next.0);
+            (n, list[end..stop].trim().to_string())
+        })
+        .collect()
+}
+
+/// True when `pattern` (each `<*>` any text) matches all of `line`.
+fn glob(pattern: &str, line: &str) -> bool {
+    let rx: Vec<String> = pattern.split("<*>").map(regex::escape).collect();
+    regex::Regex::new(&format!("^{}$", rx.join(".*")))
+        .unwrap()
+        .is_match(line)
+}
+
+#[test]
+fn a_kinds_count_is_every_line_its_pattern_matches() {
+    let mut log = String::new();
+    let hosts = ["www.google.com", "www.evernote.com", "mail.yahoo.com"];
+    for i in 0..900 {
+        let ts = format!(
+            "[10.30 {:02}:{:02}:{:02}]",
+            (i / 3600) % 24,
+            (i / 60) % 60,
+            i % 60
+        );
+        let line = match i % 3 {
+            0 => format!("{ts} chrome.exe - proxy.example.edu:5070 open through proxy proxy.example.edu:5070 HTTPS"),
+            // A literal host name (no digit) is a narrower template.
+            1 if i % 9 == 1 => format!(
+                "{ts} chrome.exe *64 - {}:443 open through proxy proxy.example.edu:5070 HTTPS",
+                hosts[i % hosts.len()]
+            ),
+            1 => format!("{ts} chrome.exe *64 - cdn{}.example.com:443 open through proxy proxy.example.edu:5070 HTTPS", i % 7),
+            // A lifetime past an hour reads as a time of day: its line's
+            // template differs, its text still matches `lifetime <*>:<*>`.
+            _ => format!(
+                "{ts} chrome.exe - proxy.example.edu:5070 close, {} bytes sent, {} bytes received, lifetime {}",
+                i * 3,
+                i * 5,
+                if i == 2 || i == 5 { "01:02:03" } else { "00:07" }
+            ),
+        };
+        log.push_str(&line);
+        log.push('\n');
+    }
+    let view = lean(&log);
+    let kinds = frequent(&view);
+    assert!(!kinds.is_empty(), "{view}");
+    let lines: Vec<&str> = log.lines().collect();
+    for (n, t) in &kinds {
+        let matched = lines.iter().filter(|l| glob(t, l)).count();
+        assert_eq!(*n, matched, "{t}\n{view}");
+    }
+    // The `*64` lines are one kind of 300, not 200 and three narrower ones.
+    assert!(
+        kinds
+            .iter()
+            .any(|(n, t)| *n == 300 && t.contains("chrome.exe <*> -")),
+        "{kinds:?}"
+    );
+    // No line counted under two listed kinds.
+    for l in &lines {
+        let under = kinds.iter().filter(|(_, t)| glob(t, l)).count();
+        assert!(under <= 1, "{l}: {kinds:?}");
+    }
+}
+
+#[test]
+fn a_syslog_day_padded_with_a_space_is_the_same_kind() {
+    let mut log = String::new();
+    for i in 0..400 {
+        // Days 1–9 print as `Jul  2`, two spaces.
+        let day = 1 + i / 25;
+        let line = if i % 4 == 0 {
+            format!(
+                "Jul {day:>2} 04:{:02}:43 combo sshd(pam_unix)[{}]: check pass; user unknown",
+                i % 60,
+                1000 + i
+            )
+        } else {
+            format!("Jul {day:>2} 04:{:02}:44 combo ftpd[{}]: connection from 10.0.0.{} () at Mon Jul {day:>2} 04:15:43 2005", i % 60, 2000 + i, i % 250)
+        };
+        log.push_str(&line);
+        log.push('\n');
+    }
+    let view = lean(&log);
+    let kinds = frequent(&view);
+    assert!(
+        kinds.contains(&(
+            100,
+            "combo sshd(pam_unix)[<*>]: check pass; user unknown".to_string()
+        )),
+        "{kinds:?}\n{view}"
+    );
+    assert!(
+        kinds
+            .iter()
+            .any(|(n, t)| *n == 300 && t.starts_with("combo ftpd[<*>]")),
+        "{kinds:?}"
+    );
+}
+
+#[test]
+fn package_manager_sessions_and_removals_stay() {
+    let mut dpkg = String::new();
+    let mut keep = Vec::new();
+    let names = [
+        "libssl", "zlib", "curl", "git", "make", "gcc", "perl", "python",
+    ];
+    for s in 0..6 {
+        let ts = format!("2025-06-2{s} 14:36:{:02}", s * 7);
+        let l = format!("{ts} startup archives unpack");
+        dpkg.push_str(&l);
+        dpkg.push('\n');
+        keep.push(l);
+        for k in 0..120 {
+            let p = format!("{}{}-dev:amd64 {}.{}-1", names[k % 8], k, s, k);
+            for st in ["half-installed", "unpacked", "half-configured", "installed"] {
+                dpkg.push_str(&format!("{ts} status {st} {p}\n"));
+            }
+            dpkg.push_str(&format!("{ts} install {p} <none>\n"));
+        }
+        let l = format!("{ts} remove {}-old:amd64 1.{s} <none>", names[s]);
+        dpkg.push_str(&l);
+        dpkg.push('\n');
+        keep.push(l);
+        let l = format!("{ts} upgrade base-files:amd64 12.{s} 12.{}", s + 1);
+        dpkg.push_str(&l);
+        dpkg.push('\n');
+        keep.push(l);
+    }
+    let view = lean(&dpkg);
+    for l in &keep {
+        assert!(view.lines().any(|v| v == l), "{l} missing\n{view}");
+    }
+
+    let mut term = String::new();
+    let mut keep = Vec::new();
+    for s in 0..10 {
+        let l = format!("Log started: 2025-06-2{}  14:36:2{s}", s % 10);
+        term.push_str(&l);
+        term.push('\n');
+        keep.push(l);
+        for k in 0..60 {
+            term.push_str(&format!(
+                "Selecting previously unselected package lib{k}x.\n"
+            ));
+            term.push_str(&format!(
+                "Preparing to unpack .../lib{k}x_{s}.{k}_amd64.deb ...\n"
+            ));
+            term.push_str(&format!("Unpacking lib{k}x ({s}.{k}) ...\n"));
+            term.push_str(&format!("Setting up lib{k}x ({s}.{k}) ...\n"));
+        }
+        let l = format!("Removing oldpkg{s} (1.{s}) ...");
+        term.push_str(&l);
+        term.push('\n');
+        keep.push(l);
+        let l = format!("Log ended: 2025-06-2{}  14:37:0{s}", s % 10);
+        term.push_str(&l);
+        term.push_str("\n\n");
+        keep.push(l);
+    }
+    let view = lean(&term);
+    for l in &keep {
+        assert!(view.lines().any(|v| v == l), "{l} missing\n{view}");
+    }
+}
+
+#[test]
+fn strace_keeps_the_fallback_open_and_every_file_opened() {
+    let mut t = String::new();
+    t.push_str(
+        "execve(\"/usr/bin/sha256sum\", [\"sha256sum\", \"big.iso\"], 0x7ffd /* 20 vars */) = 0\n",
+    );
+    let mut keep = vec![];
+    for cat in [
+        "LC_IDENTIFICATION",
+        "LC_MEASUREMENT",
+        "LC_TELEPHONE",
+        "LC_ADDRESS",
+        "LC_NAME",
+        "LC_PAPER",
+    ] {
+        t.push_str(&format!("openat(AT_FDCWD, \"/usr/lib/locale/C.UTF-8/{cat}\", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)\n"));
+        let ok =
+            format!("openat(AT_FDCWD, \"/usr/lib/locale/C.utf8/{cat}\", O_RDONLY|O_CLOEXEC) = 3");
+        t.push_str(&ok);
+        t.push('\n');
+        keep.push(ok);
+        t.push_str("close(3)                                = 0\n");
+    }
+    let ok = "openat(AT_FDCWD, \"big.iso\", O_RDONLY)  = 3".to_string();
+    t.push_str(&ok);
+    t.push('\n');
+    keep.push(ok);
+    for _ in 0..120 {
+        t.push_str("read(3, \"\\x7fELF\\x02\"..., 32768)     = 32768\n");
+    }
+    t.push_str("close(3)                                = 0\n+++ exited with 0 +++\n");
+    let view = lean(&t);
+    for l in &keep {
+        assert!(view.lines().any(|v| v == l), "{l} missing\n{view}");
+    }
+    assert!(
+        view.lines().filter(|l| l.starts_with("read(")).count() <= 2,
+        "{view}"
+    );
+}
+
+#[test]
+fn a_marker_over_lines_without_fields_names_their_first_words() {
+    let mut log = String::from("2025-06-24 14:36:25 startup packages configure\n");
+    for k in 0..200 {
+        log.push_str(&format!(
+            "2025-06-24 14:36:{:02} status installed lib{k}x:amd64 1.{k}\n",
+            k % 60
+        ));
+    }
+    log.push_str("2025-06-24 14:37:00 startup packages configure done\n");
+    let view = lean(&log);
+    let marker = view
+        .lines()
+        .find(|l| l.contains("lines elided (caveman)") && l.contains("status"))
+        .unwrap_or_else(|| panic!("no marker naming its lines\n{view}"));
+    let k: usize = marker
+        .trim_start_matches("\u{2026} ")
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(k > 100, "{marker}");
+    assert_eq!(
+        marker,
+        format!("\u{2026} {k} lines elided (caveman): first words: status\u{d7}{k} \u{2026}")
+    );
+}
