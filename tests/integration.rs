@@ -24,6 +24,8 @@ mod lean_docs;
 mod lean_members;
 #[path = "integration/lean_properties.rs"]
 mod lean_properties;
+#[path = "integration/lean_tables.rs"]
+mod lean_tables;
 #[path = "integration/lines.rs"]
 mod lines;
 #[path = "integration/mcp.rs"]
