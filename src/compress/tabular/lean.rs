@@ -689,7 +689,7 @@ fn lean_dsv(input: &[u8], t: &Table<'_>, query: &str, budget: Option<usize>) -> 
         }
         out.extend((next..run.start).map(|i| Out::Row(hr + i)));
         next = run.end;
-        let note = key.map(|k| super::whole::keys_note(g.names[k], &rows, run.clone(), k));
+        let note = key.and_then(|k| super::whole::keys_note(g.names[k], &rows, run.clone(), k));
         let m = cut.marker_noted(run, false, note.as_deref());
         first = false;
         out.push(Out::Marker(Cow::Owned(m)));

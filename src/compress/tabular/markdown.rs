@@ -175,7 +175,7 @@ pub(super) fn lean_markdown(
     };
     let cut = lean_cut(&g, query, budget);
     let view = t.render(&cut.keep, Some(&lean_summary(&cut.summary)), |run| {
-        let note = key.map(|k| whole::keys_note(t.names[k], &t.rows, run.clone(), k));
+        let note = key.and_then(|k| whole::keys_note(t.names[k], &t.rows, run.clone(), k));
         cut.marker_noted(run, false, note.as_deref())
     });
     (view.len() < input.len()).then(|| Compressed::traced(view.into_bytes(), cut.trace))

@@ -83,18 +83,22 @@ pub(super) fn read_whole(
 /// The keys of the hidden rows `run` of a reference table, for its marker:
 /// `Alias: dcls dclsa dcprune` (repeats in a row once; joined with `, `
 /// when a key has a space; beyond [`KEYS_ROOM`] bytes, the rest counted).
+/// `None` when the keys are numbers (row ids say nothing of a row).
 pub(super) fn keys_note(
     name: &str,
     cells: &[Vec<&str>],
     run: std::ops::Range<usize>,
     key: usize,
-) -> String {
+) -> Option<String> {
     let mut keys: Vec<&str> = Vec::new();
     for i in run {
         let k = cells[i].get(key).map_or("", |k| k.trim());
         if !k.is_empty() && keys.last() != Some(&k) {
             keys.push(k);
         }
+    }
+    if quantity::column(keys.iter().copied()).is_some() {
+        return None;
     }
     let sep = if keys.iter().any(|k| k.contains(' ')) {
         ", "
@@ -131,7 +135,7 @@ pub(super) fn keys_note(
     } else {
         format!("\"{name}\"")
     };
-    format!("{name}: {out}")
+    Some(format!("{name}: {out}"))
 }
 
 #[cfg(test)]
@@ -152,8 +156,10 @@ mod tests {
         assert_eq!(reference_key(3, &cells), Some(0));
         assert_eq!(
             keys_note("Alias", &cells, 1..3, 0),
-            "Alias: dcin dcls".to_string()
+            Some("Alias: dcin dcls".to_string())
         );
+        let ids = grid(&[&["7065", "a tweet"], &["7066", "another"]]);
+        assert_eq!(keys_note("id", &ids, 0..2, 0), None);
     }
 
     #[test]
