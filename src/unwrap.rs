@@ -26,8 +26,15 @@ pub enum Wrapper {
         numbers: Vec<u64>,
         form: Option<GutterForm>,
     },
-    /// `<file …>` wrapper: bytes before and after the inner body.
-    File { prefix: Vec<u8>, suffix: Vec<u8> },
+    /// `<file …>` wrapper: bytes before and after the inner body; under
+    /// lean, `lines` when the body stood on lines of its own (the opening
+    /// line's break is then part of the prefix, and the view ends its last
+    /// line before the closing tag).
+    File {
+        prefix: Vec<u8>,
+        suffix: Vec<u8>,
+        lines: bool,
+    },
     /// Lines ended by a lone CR (lean): the body is read with LFs.
     CrLines,
 }
@@ -71,10 +78,24 @@ fn peel(input: &[u8], lean: bool) -> (std::borrow::Cow<'_, [u8]>, Vec<Wrapper>) 
             });
             body = Cow::Owned(source);
         } else if let Some((prefix, inner, suffix)) = parse_file_wrapper(&body) {
-            let inner = inner.to_vec();
+            // Lean keeps the tag on its own line: the line break after it
+            // goes with the prefix, not with the body a compressor rewrites.
+            let brk = if !lean {
+                0
+            } else if inner.starts_with(b"\r\n") {
+                2
+            } else {
+                usize::from(inner.starts_with(b"\n"))
+            };
+            let lines = brk > 0 && inner.ends_with(b"\n");
+            let brk = if lines { brk } else { 0 };
+            let mut prefix = prefix.to_vec();
+            prefix.extend_from_slice(&inner[..brk]);
+            let inner = inner[brk..].to_vec();
             layers.push(Wrapper::File {
-                prefix: prefix.to_vec(),
+                prefix,
                 suffix: suffix.to_vec(),
+                lines,
             });
             body = Cow::Owned(inner);
         } else {
@@ -128,10 +149,17 @@ pub fn rewrap(mut out: Vec<u8>, layers: &[Wrapper]) -> Vec<u8> {
                 numbers,
                 form: Some(form),
             } => restore_lean_gutter(&out, source, numbers, form),
-            Wrapper::File { prefix, suffix } => {
-                let mut v = Vec::with_capacity(prefix.len() + out.len() + suffix.len());
+            Wrapper::File {
+                prefix,
+                suffix,
+                lines,
+            } => {
+                let mut v = Vec::with_capacity(prefix.len() + out.len() + suffix.len() + 1);
                 v.extend_from_slice(prefix);
                 v.extend_from_slice(&out);
+                if *lines && !out.is_empty() && !out.ends_with(b"\n") {
+                    v.push(b'\n');
+                }
                 v.extend_from_slice(suffix);
                 v
             }
@@ -584,6 +612,17 @@ mod tests {
         assert_eq!(
             rewrap(b"compressed".to_vec(), &layers),
             b" \n<file name=\"C:\\x\\a>b.go\">compressed</file>\n\t"
+        );
+    }
+
+    #[test]
+    fn lean_keeps_the_file_tag_on_its_own_line() {
+        let input = b"<file path=\"t.csv\">\na,b\n1,2\n</file>\n";
+        let (body, layers) = unwrap_as(input, crate::profile::Profile::Lean);
+        assert_eq!(&body[..], b"a,b\n1,2\n");
+        assert_eq!(
+            rewrap(b"a,b\n1,2".to_vec(), &layers),
+            b"<file path=\"t.csv\">\na,b\n1,2\n</file>\n"
         );
     }
 

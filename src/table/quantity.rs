@@ -110,6 +110,7 @@ pub fn column<'c>(cells: impl Iterator<Item = &'c str>) -> Option<(Family, Vec<O
     let mut out = Vec::new();
     let mut families: Vec<Family> = Vec::new();
     let mut milli = Vec::new();
+    let mut forms = Forms::default();
     for c in cells {
         let t = c.trim();
         if t.is_empty() {
@@ -117,6 +118,9 @@ pub fn column<'c>(cells: impl Iterator<Item = &'c str>) -> Option<(Family, Vec<O
             continue;
         }
         let (f, x) = quantity(t)?;
+        if f == Family::Plain {
+            forms.add(t)?;
+        }
         if f == Family::Milli {
             milli.push(out.len());
         }
@@ -124,6 +128,9 @@ pub fn column<'c>(cells: impl Iterator<Item = &'c str>) -> Option<(Family, Vec<O
             families.push(f);
         }
         out.push(Some(x));
+    }
+    if !forms.consistent() {
+        return None;
     }
     let family = match families.as_slice() {
         [] => Family::Plain,
@@ -144,9 +151,61 @@ pub fn column<'c>(cells: impl Iterator<Item = &'c str>) -> Option<(Family, Vec<O
     out.iter().any(Option::is_some).then_some((family, out))
 }
 
+/// How the plain numbers of a column are written: a comma reads as a
+/// thousands separator only when every number that has one groups its
+/// digits by three (`1,234,567`) and no number of four digits or more
+/// goes without (`356,064` beside `008` is two codes, `2,2` a list).
+#[derive(Default)]
+struct Forms {
+    grouped: bool,
+    /// A number of four integer digits or more without a comma, or an
+    /// integer with a leading zero (a code: `008`).
+    ungrouped: bool,
+}
+
+impl Forms {
+    /// Notes the form of `t`; `None` when it has a comma that is not a
+    /// strict thousands separator.
+    fn add(&mut self, t: &str) -> Option<()> {
+        let digits = t.trim_start_matches(['-', '+']);
+        let int = digits.split(['.', 'e', 'E']).next().unwrap_or("");
+        if int.contains(',') {
+            let mut groups = int.split(',');
+            let head = groups.next()?;
+            let strict = (1..=3).contains(&head.len())
+                && !head.starts_with('0')
+                && groups.all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()));
+            if !strict || digits[int.len()..].contains(',') {
+                return None;
+            }
+            self.grouped = true;
+        } else if digits.contains(',') {
+            return None;
+        } else if int.len() >= 4 || (int.len() > 1 && int.starts_with('0')) {
+            self.ungrouped = true;
+        }
+        Some(())
+    }
+
+    fn consistent(&self) -> bool {
+        !(self.grouped && self.ungrouped)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn commas_are_thousands_only_in_strict_consistent_groups() {
+        let col = |cells: &[&'static str]| column(cells.iter().copied()).map(|(f, _)| f);
+        assert_eq!(col(&["1,234", "12", "1,000,000.5"]), Some(Family::Plain));
+        assert_eq!(col(&["2", "0", "2,2", "3"]), None);
+        assert_eq!(col(&["008", "971", "356,064"]), None);
+        assert_eq!(col(&["1234", "1,234"]), None);
+        assert_eq!(col(&["1,23"]), None);
+        assert_eq!(col(&["008", "971"]), Some(Family::Plain));
+    }
 
     #[test]
     fn units_and_families() {

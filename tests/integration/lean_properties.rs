@@ -214,8 +214,10 @@ proptest! {
             let cells: Vec<&str> = t.rows.row(k).iter().collect();
             prop_assert_eq!(cells.len(), 4);
             if let Some(rest) = cells[0].strip_prefix("\u{2026} ") {
-                let n: usize = rest.split(' ').next().unwrap().parse().unwrap();
-                let run = &rows[at..at + n];
+                // The whole table's line states what holds for every row.
+                let whole = rest.starts_with("whole table (caveman): ");
+                let n: usize = if whole { 0 } else { rest.split(' ').next().unwrap().parse().unwrap() };
+                let run = if whole { &rows[..] } else { &rows[at..at + n] };
                 if let Some((_, claims)) = rest.split_once("(caveman): ") {
                     let claims = claims.strip_suffix(" \u{2026}").unwrap_or(claims);
                     let claims = claims.strip_suffix("; \u{2026}").unwrap_or(claims);

@@ -80,6 +80,10 @@ pub(crate) struct LeanCut<'a> {
     numeric: Vec<Option<Family>>,
     /// Per column: the whole table's field reads as a category.
     categorical: Vec<bool>,
+    /// Per column: the least and greatest value of a numeric column.
+    spans: Vec<Option<(f64, f64)>>,
+    /// Per column: how many distinct values it holds.
+    distinct: Vec<usize>,
 }
 
 impl LeanCut<'_> {
@@ -118,6 +122,7 @@ impl LeanCut<'_> {
         // A short run says what its rows share; a long one also lists the
         // values of the table's categories it holds.
         let long = r >= LONG_RUN;
+        let varied = self.most_varied(run.clone());
         let mut st = Stats::new(MAX_COLUMNS);
         for (j, i) in run.enumerate() {
             st.unit();
@@ -125,6 +130,7 @@ impl LeanCut<'_> {
         }
         let shared = st.render_shared(room, |f: &Field<'_>| {
             match self.names.iter().position(|n| n.trim() == f.name) {
+                Some(c) if !varied.contains(&c) => Mode::Constant,
                 Some(c) if self.numeric[c].is_some() => Mode::Normal,
                 Some(c) if self.categorical[c] && long => Mode::Enumerate,
                 Some(_) => Mode::Constant,
@@ -133,6 +139,65 @@ impl LeanCut<'_> {
         });
         noted((!shared.is_empty()).then_some(shared.as_str()))
     }
+
+    /// The columns whose values in `run` vary most (at most
+    /// [`GAP_COLUMNS`]): a numeric column by the share of the table's
+    /// range the run spans, a category by the share of the table's values
+    /// it holds; the other columns are stated only when constant.
+    fn most_varied(&self, run: Range<usize>) -> Vec<usize> {
+        let mut score: Vec<(f64, usize)> = Vec::new();
+        for c in 0..self.names.len() {
+            let vals = run.clone().filter_map(|i| {
+                let t = self.cells[i].get(c)?.trim();
+                (!t.is_empty()).then_some(t)
+            });
+            let s = match (self.numeric[c], self.spans[c]) {
+                (Some(_), Some((lo, hi))) => {
+                    let xs: Vec<f64> = vals
+                        .filter_map(|t| quantity::quantity(t).map(|q| q.1))
+                        .collect();
+                    let (a, b) = xs
+                        .iter()
+                        .fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+                    if xs.is_empty() || hi <= lo {
+                        0.0
+                    } else {
+                        (b - a) / (hi - lo)
+                    }
+                }
+                _ if self.categorical[c] => {
+                    let mut v: Vec<&str> = vals.collect();
+                    v.sort_unstable();
+                    v.dedup();
+                    if v.len() <= 1 {
+                        0.0
+                    } else {
+                        v.len() as f64 / self.distinct[c].max(1) as f64
+                    }
+                }
+                _ => continue,
+            };
+            if s > 0.0 {
+                score.push((s, c));
+            }
+        }
+        score.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        score
+            .into_iter()
+            .take(GAP_COLUMNS)
+            .map(|(_, c)| c)
+            .collect()
+    }
+}
+
+/// Columns a gap's marker states ranges or values of, at most (the
+/// others only when constant over the gap).
+const GAP_COLUMNS: usize = 4;
+
+/// The line that states what held for every row of a cut table, on its
+/// own (on the first gap's marker it would read as the gap's).
+pub(crate) fn lean_summary(summary: &str) -> String {
+    format!("\u{2026} whole table (caveman): {summary} \u{2026}")
 }
 
 /// States of processes and services that a table reports in a cell of
@@ -188,7 +253,7 @@ fn add_row<'a>(
     for (c, cell) in cells.iter().enumerate().take(names.len()) {
         let t = cell.trim();
         let name = names[c].trim();
-        if t.is_empty() || name.is_empty() {
+        if t.is_empty() || name.is_empty() || (numeric[c].is_some() && is_id_column(name)) {
             continue;
         }
         match numeric[c] {
@@ -210,6 +275,18 @@ fn add_row<'a>(
             None => st.add(unit, name, Scalar::Str(t)),
         }
     }
+}
+
+/// A column that numbers or ranks its rows (`id`, `rank`, `#`, `user_id`):
+/// its range says nothing, so no summary states one.
+fn is_id_column(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    [
+        "id", "#", "no", "no.", "rank", "ranking", "index", "idx", "row",
+    ]
+    .contains(&n.as_str())
+        || n.ends_with("_id")
+        || n.ends_with("_rank")
 }
 
 /// Keeps `units` if they still fit in `room` bytes (those already kept
@@ -328,10 +405,10 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
         }
         account(&mut trace, &keep, &mut why, "query");
     }
-    // A single dropped row costs about what its marker costs.
+    // A gap of one or two rows costs about what its marker costs.
     for run in dropped_runs(&keep) {
-        if run.len() == 1 {
-            keep[run.start] = true;
+        if run.len() <= 2 {
+            keep[run].fill(true);
         }
     }
     account(&mut trace, &keep, &mut why, "marker would not pay");
@@ -363,6 +440,28 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
     let categorical = (0..width)
         .map(|c| st.field(g.names[c].trim()).is_some_and(|f| f.categorical()))
         .collect();
+    let spans = (0..width)
+        .map(|c| {
+            numeric[c]?;
+            let xs = cells
+                .iter()
+                .filter_map(|r| quantity::quantity(r.get(c)?.trim()).map(|q| q.1));
+            xs.fold(None, |acc: Option<(f64, f64)>, x| {
+                Some(acc.map_or((x, x), |(a, b)| (a.min(x), b.max(x))))
+            })
+        })
+        .collect();
+    let distinct = (0..width)
+        .map(|c| {
+            let mut v: Vec<&str> = cells
+                .iter()
+                .filter_map(|r| r.get(c).map(|x| x.trim()))
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v.len()
+        })
+        .collect();
     LeanCut {
         keep,
         summary,
@@ -371,6 +470,8 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
         names: g.names.clone(),
         numeric,
         categorical,
+        spans,
+        distinct,
     }
 }
 
@@ -388,6 +489,12 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     const NO: Decline = Decline("not a table, too few rows, or nothing to cut");
     if contains(input.body, MARKER_GUARD) {
         return Err(Decline("already compressed"));
+    }
+    if let Some(t) = std::str::from_utf8(input.body)
+        .ok()
+        .and_then(super::markdown::parse)
+    {
+        return super::markdown::lean_markdown(input.body, &t, input.query, input.budget).ok_or(NO);
     }
     let parsed;
     let t = match &input.parsed {
@@ -546,6 +653,18 @@ fn lean_dsv(input: &[u8], t: &Table<'_>, query: &str, budget: Option<usize>) -> 
         return None;
     }
     let width = t.rows.row(0).len();
+    let rows: Vec<Vec<&str>> = (hr..n).map(|i| t.rows.row(i).iter().collect()).collect();
+    // Token counts of large tables are not needed: they exceed every
+    // threshold of reading whole.
+    let tokens = if input.len() <= 64 * 1024 {
+        crate::tokens::count(input)
+    } else {
+        usize::MAX
+    };
+    let key = super::whole::reference_key(width, &rows);
+    if super::whole::read_whole(tokens, n - hr, key, budget) {
+        return None;
+    }
     let g = Grid {
         // A byte-order mark is not part of the first column's name.
         names: t
@@ -565,9 +684,13 @@ fn lean_dsv(input: &[u8], t: &Table<'_>, query: &str, budget: Option<usize>) -> 
     let mut first = true;
     let mut next = 0;
     for run in dropped_runs(&cut.keep) {
+        if first {
+            out.push(Out::Marker(Cow::Owned(lean_summary(&cut.summary))));
+        }
         out.extend((next..run.start).map(|i| Out::Row(hr + i)));
         next = run.end;
-        let m = cut.marker(run, first);
+        let note = key.and_then(|k| super::whole::keys_note(g.names[k], &rows, run.clone(), k));
+        let m = cut.marker_noted(run, false, note.as_deref());
         first = false;
         out.push(Out::Marker(Cow::Owned(m)));
     }

@@ -156,8 +156,8 @@ pub(crate) fn lean_listing(text: &str, query: &str, budget: Option<usize>) -> Op
         errors: false,
     };
     let mut cut = lean_cut(&g, query, budget);
-    // Each directory shows its first entry, and a directory's lone
-    // dropped row stays (its marker would cost as much).
+    // Each directory shows its first entry, and a directory's gap of one
+    // or two rows stays (its marker would cost as much).
     let mut at = 0;
     let mut section_of = vec![usize::MAX; plain.len()];
     for (s, sec) in sections.iter().enumerate() {
@@ -168,8 +168,8 @@ pub(crate) fn lean_listing(text: &str, query: &str, budget: Option<usize>) -> Op
                 cut.keep[span.start] = true;
             }
             for run in dropped_runs(&cut.keep[span.clone()]) {
-                if run.len() == 1 {
-                    cut.keep[span.start + run.start] = true;
+                for i in run.clone().filter(|_| run.len() <= 2) {
+                    cut.keep[span.start + i] = true;
                 }
             }
         }

@@ -6,6 +6,10 @@ mod lean;
 
 mod listing;
 
+mod markdown;
+
+mod whole;
+
 pub(crate) use lean::{lean_aligned, lean_cut, lean_marker, Grid};
 
 use std::borrow::Cow;

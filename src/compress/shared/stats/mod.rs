@@ -335,7 +335,7 @@ impl<'a> Stats<'a> {
                 if f.constant() && all_of(f.numbers) {
                     all.push((fi, format!("{name}={}", lo.text)));
                 } else {
-                    let mut s = format!("{name}={}..{}", lo.text, hi.text);
+                    let mut s = format!("{name}={}..{}", bound(lo.text), bound(hi.text));
                     let spread = &f.numeric_values;
                     if !f.numeric_many
                         && spread.len() >= 2
@@ -585,6 +585,20 @@ fn distinct_text(f: &Field<'_>) -> String {
     }
 }
 
+/// A range's bound as written, with a zero before a bare decimal point
+/// (`.012` → `0.012`): `.012...301` would not read as a range.
+fn bound(text: &str) -> std::borrow::Cow<'_, str> {
+    let (sign, rest) = match text.as_bytes().first() {
+        Some(b'-' | b'+') => text.split_at(1),
+        _ => ("", text),
+    };
+    if rest.starts_with('.') {
+        format!("{sign}0{rest}").into()
+    } else {
+        text.into()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -648,6 +662,19 @@ mod tests {
         assert_eq!(
             s.render("rows", true, 1000),
             "3 total rows; fields: \"US Gross\", \"First?\"; all \"First?\"=yes; \"US Gross\"=1..9"
+        );
+    }
+
+    #[test]
+    fn bare_decimal_points_get_their_zero_in_ranges() {
+        let mut s = Stats::new(64);
+        for (i, x) in [".301", ".012", "-.5"].iter().enumerate() {
+            s.unit();
+            s.add(i, "share", Scalar::Num(x, x.parse().unwrap()));
+        }
+        assert_eq!(
+            s.render("rows", false, 1000),
+            "3 total rows; share=-0.5..0.301"
         );
     }
 

@@ -1,0 +1,209 @@
+//! Lean Markdown pipe tables (GFM), with or without the outer pipes: read
+//! as cells, written back without alignment padding (`| a    |` → `| a |`,
+//! delimiter cells `---`, `:--`, `--:`, `:-:`); a marker is a row of the
+//! table, never a bare line.
+
+use std::borrow::Cow;
+
+use super::lean::{lean_cut, lean_summary, Grid, LEAN_TAIL};
+use super::whole;
+use crate::compress::shared::dropped_runs;
+use crate::compress::{Compressed, Trace};
+
+/// A pipe table: every non-blank line a row, the second a delimiter row
+/// with as many cells as the header.
+pub(super) struct Pipe<'a> {
+    names: Vec<&'a str>,
+    aligns: Vec<&'static str>,
+    rows: Vec<Vec<&'a str>>,
+    crlf: bool,
+    ends_lf: bool,
+}
+
+/// The cells of a table line: outer pipes dropped, split on pipes that are
+/// not escaped (`\|`), trimmed.
+fn cells(line: &str) -> Vec<&str> {
+    let t = line.trim();
+    let t = t.strip_prefix('|').unwrap_or(t);
+    let t = match t.strip_suffix('|') {
+        Some(s) if !s.ends_with('\\') => s,
+        _ => t,
+    };
+    let mut out = Vec::new();
+    let b = t.as_bytes();
+    let mut start = 0;
+    for i in 0..b.len() {
+        if b[i] == b'|' && (i == 0 || b[i - 1] != b'\\') {
+            out.push(t[start..i].trim());
+            start = i + 1;
+        }
+    }
+    out.push(t[start..].trim());
+    out
+}
+
+/// The alignment of a delimiter cell (`:--`, `--:`, `:-:`, `---`), or
+/// `None` when the cell is not one.
+fn align(cell: &str) -> Option<&'static str> {
+    let left = cell.starts_with(':');
+    let right = cell.len() > 1 && cell.ends_with(':');
+    let dashes = &cell[usize::from(left)..cell.len() - usize::from(right)];
+    if dashes.is_empty() || !dashes.bytes().all(|b| b == b'-') {
+        return None;
+    }
+    Some(match (left, right) {
+        (true, true) => ":-:",
+        (true, false) => ":--",
+        (false, true) => "--:",
+        (false, false) => "---",
+    })
+}
+
+/// Reads `text` as one pipe table (blank lines only at its end).
+pub(super) fn parse(text: &str) -> Option<Pipe<'_>> {
+    let body = text.trim_end_matches(['\n', '\r']);
+    let lines: Vec<&str> = body
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    if lines.len() < 3 || lines.iter().any(|l| !l.contains('|')) {
+        return None;
+    }
+    let names = cells(lines[0]);
+    let delim = cells(lines[1]);
+    if names.len() != delim.len() || !lines[1].contains('-') {
+        return None;
+    }
+    let aligns: Vec<&'static str> = delim.iter().map(|c| align(c)).collect::<Option<_>>()?;
+    Some(Pipe {
+        names,
+        aligns,
+        rows: lines[2..].iter().map(|l| cells(l)).collect(),
+        crlf: body.contains("\r\n"),
+        ends_lf: text.ends_with('\n'),
+    })
+}
+
+impl Pipe<'_> {
+    /// A row as a compact table line (a pipe in a marker escaped).
+    fn line(out: &mut String, cells: &[Cow<'_, str>]) {
+        out.push('|');
+        for c in cells {
+            out.push(' ');
+            out.push_str(c);
+            if !c.is_empty() {
+                out.push(' ');
+            }
+            out.push('|');
+        }
+        out.push('\n');
+    }
+
+    /// The table written back with the rows `keep` says, each dropped run
+    /// as a marker row from `marker`.
+    fn render(
+        &self,
+        keep: &[bool],
+        summary: Option<&str>,
+        mut marker: impl FnMut(std::ops::Range<usize>) -> String,
+    ) -> String {
+        let mut out = String::new();
+        let names: Vec<Cow<'_, str>> = self.names.iter().map(|&n| n.into()).collect();
+        Self::line(&mut out, &names);
+        let aligns: Vec<Cow<'_, str>> = self.aligns.iter().map(|&a| a.into()).collect();
+        Self::line(&mut out, &aligns);
+        let marker_row = |out: &mut String, text: &str| {
+            let mut m: Vec<Cow<'_, str>> = vec![text.replace('|', "\\|").into()];
+            m.resize(self.names.len().max(1), Cow::Borrowed(""));
+            Self::line(out, &m);
+        };
+        if let Some(s) = summary.filter(|_| keep.contains(&false)) {
+            marker_row(&mut out, s);
+        }
+        let mut next = 0;
+        let row = |out: &mut String, i: usize| {
+            let cells: Vec<Cow<'_, str>> = self.rows[i].iter().map(|&c| c.into()).collect();
+            Self::line(out, &cells);
+        };
+        for run in dropped_runs(keep) {
+            for i in next..run.start {
+                row(&mut out, i);
+            }
+            next = run.end;
+            marker_row(&mut out, &marker(run));
+        }
+        for i in next..self.rows.len() {
+            row(&mut out, i);
+        }
+        if !self.ends_lf {
+            out.pop();
+        }
+        if self.crlf {
+            out = out.replace('\n', "\r\n");
+        }
+        out
+    }
+}
+
+/// A Markdown pipe table by the lean rules: whole (without its padding)
+/// when it is short or a reference table within its budget, else cut,
+/// each marker a row; `None` when the view would not be smaller.
+pub(super) fn lean_markdown(
+    input: &[u8],
+    t: &Pipe<'_>,
+    query: &str,
+    budget: Option<usize>,
+) -> Option<Compressed> {
+    let n = t.rows.len();
+    let all = t.render(&vec![true; n], None, |_| String::new());
+    let tokens = crate::tokens::count(all.as_bytes());
+    let width = t.names.len();
+    let key = whole::reference_key(width, &t.rows);
+    if whole::read_whole(tokens, n, key, budget) || n < super::lean::LEAN_MIN_ROWS {
+        let mut trace = Trace::default();
+        trace.add("table read whole", n);
+        return (all.len() < input.len()).then(|| Compressed::traced(all.into_bytes(), trace));
+    }
+    let rows = &t.rows;
+    let g = Grid {
+        names: t.names.clone(),
+        row: Box::new(move |i| rows[i].clone()),
+        rows: n,
+        tail: LEAN_TAIL,
+        top: 1,
+        errors: true,
+    };
+    let cut = lean_cut(&g, query, budget);
+    let view = t.render(&cut.keep, Some(&lean_summary(&cut.summary)), |run| {
+        let note = key.and_then(|k| whole::keys_note(t.names[k], &t.rows, run.clone(), k));
+        cut.marker_noted(run, false, note.as_deref())
+    });
+    (view.len() < input.len()).then(|| Compressed::traced(view.into_bytes(), cut.trace))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_header_without_outer_pipes_names_the_columns() {
+        let t = parse("API | Auth |\n|---|:---|\n| [A](http://a) | `apiKey` |\n").unwrap();
+        assert_eq!(t.names, ["API", "Auth"]);
+        assert_eq!(t.aligns, ["---", ":--"]);
+        assert_eq!(t.rows, [vec!["[A](http://a)", "`apiKey`"]]);
+    }
+
+    #[test]
+    fn escaped_pipes_stay_in_their_cell() {
+        assert_eq!(cells(r"| a \| b | c |"), [r"a \| b", "c"]);
+    }
+
+    #[test]
+    fn padding_is_collapsed() {
+        let t = parse("| a    |   b |\n| :--- | --: |\n| x    |   1 |\n").unwrap();
+        assert_eq!(
+            t.render(&[true], None, |_| String::new()),
+            "| a | b |\n| :-- | --: |\n| x | 1 |\n"
+        );
+    }
+}

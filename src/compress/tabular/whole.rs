@@ -1,0 +1,174 @@
+//! When a lean table is read whole: its rows are the content (an alias
+//! list, an option table, a data dictionary, an API catalogue), or it is
+//! short. Savings then come from lossless work only (a Markdown table's
+//! alignment padding); a reference table beyond its budget is cut, and its
+//! markers list the keys of the rows they hide.
+
+use crate::table::quantity;
+
+/// A table of at most this many tokens is read whole, whatever it holds.
+pub(super) const SMALL_TOKENS: usize = 1000;
+/// A table of at most this many data rows (a benchmark's results, a
+/// short report) is read whole within [`SHORT_TOKENS`].
+pub(super) const SHORT_ROWS: usize = 30;
+pub(super) const SHORT_TOKENS: usize = 2000;
+/// A reference table (text rows keyed by an identifier) is read whole
+/// within this many tokens.
+pub(super) const REFERENCE_TOKENS: usize = 6000;
+/// Bytes of hidden keys one marker lists at most (the rest are counted).
+const KEYS_ROOM: usize = 4096;
+
+/// Non-empty cells of column `c`, trimmed.
+fn column<'a>(cells: &'a [Vec<&'a str>], c: usize) -> impl Iterator<Item = &'a str> + 'a {
+    cells
+        .iter()
+        .filter_map(move |r| r.get(c).map(|x| x.trim()))
+        .filter(|x| !x.is_empty())
+}
+
+/// Distinct values and non-empty cells of column `c`.
+fn distinct(cells: &[Vec<&str>], c: usize) -> (usize, usize) {
+    let mut v: Vec<&str> = column(cells, c).collect();
+    let n = v.len();
+    v.sort_unstable();
+    v.dedup();
+    (v.len(), n)
+}
+
+/// The key column of a reference table: a table whose rows are text keyed
+/// by an identifier (key → description, a catalogue, an index). Every
+/// column but the key is text (no numeric column besides it), one column
+/// is an identifier (at least 95 % of its cells distinct, in at least
+/// half the rows) and one other column is free text (at least half its
+/// cells distinct); the key is the leftmost column with at least half its
+/// cells distinct.
+pub(super) fn reference_key(width: usize, cells: &[Vec<&str>]) -> Option<usize> {
+    let rows = cells.len();
+    if width < 2 || rows == 0 {
+        return None;
+    }
+    let stats: Vec<(usize, usize)> = (0..width).map(|c| distinct(cells, c)).collect();
+    let spread = |c: usize, ratio: f64| {
+        let (d, n) = stats[c];
+        n * 2 >= rows && d as f64 >= ratio * n as f64
+    };
+    let key = (0..width).find(|&c| spread(c, 0.5))?;
+    let numeric = |c: usize| quantity::column(column(cells, c)).is_some();
+    if (0..width).any(|c| c != key && numeric(c)) {
+        return None;
+    }
+    let id = (0..width).any(|c| spread(c, 0.95));
+    let text = (0..width).any(|c| c != key && spread(c, 0.5) && !numeric(c));
+    (id && text).then_some(key)
+}
+
+/// Whether a table is read whole: within the budget when there is one;
+/// else when it is small, short, or a reference table within its own.
+pub(super) fn read_whole(
+    tokens: usize,
+    rows: usize,
+    key: Option<usize>,
+    budget: Option<usize>,
+) -> bool {
+    match budget {
+        Some(b) => tokens <= b,
+        None => {
+            tokens <= SMALL_TOKENS
+                || (rows <= SHORT_ROWS && tokens <= SHORT_TOKENS)
+                || (key.is_some() && tokens <= REFERENCE_TOKENS)
+        }
+    }
+}
+
+/// The keys of the hidden rows `run` of a reference table, for its marker:
+/// `Alias: dcls dclsa dcprune` (repeats in a row once; joined with `, `
+/// when a key has a space; beyond [`KEYS_ROOM`] bytes, the rest counted).
+/// `None` when the keys are numbers (row ids say nothing of a row).
+pub(super) fn keys_note(
+    name: &str,
+    cells: &[Vec<&str>],
+    run: std::ops::Range<usize>,
+    key: usize,
+) -> Option<String> {
+    let mut keys: Vec<&str> = Vec::new();
+    for i in run {
+        let k = cells[i].get(key).map_or("", |k| k.trim());
+        if !k.is_empty() && keys.last() != Some(&k) {
+            keys.push(k);
+        }
+    }
+    if quantity::column(keys.iter().copied()).is_some() {
+        return None;
+    }
+    let sep = if keys.iter().any(|k| k.contains(' ')) {
+        ", "
+    } else {
+        " "
+    };
+    let mut out = String::new();
+    let mut shown = 0;
+    for k in &keys {
+        let k = if crate::compress::shared::secrets::holds_credential(k) {
+            "[secret]"
+        } else {
+            k
+        };
+        if out.len() + k.len() > KEYS_ROOM {
+            break;
+        }
+        if shown > 0 {
+            out.push_str(sep);
+        }
+        out.push_str(k);
+        shown += 1;
+    }
+    if shown < keys.len() {
+        out.push_str(&format!("{sep}+{} more", keys.len() - shown));
+    }
+    let name = if name.is_empty() {
+        "keys".to_string()
+    } else if name
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"_.-#".contains(&b) || b >= 0x80)
+    {
+        name.to_string()
+    } else {
+        format!("\"{name}\"")
+    };
+    Some(format!("{name}: {out}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(rows: &[&[&'static str]]) -> Vec<Vec<&'static str>> {
+        rows.iter().map(|r| r.to_vec()).collect()
+    }
+
+    #[test]
+    fn an_alias_list_is_a_reference_table() {
+        let cells = grid(&[
+            &["dbl", "`docker build`", "Build an image"],
+            &["dcin", "`docker container inspect`", "Display details"],
+            &["dcls", "`docker container ls`", "List containers"],
+        ]);
+        assert_eq!(reference_key(3, &cells), Some(0));
+        assert_eq!(
+            keys_note("Alias", &cells, 1..3, 0),
+            Some("Alias: dcin dcls".to_string())
+        );
+        let ids = grid(&[&["7065", "a tweet"], &["7066", "another"]]);
+        assert_eq!(keys_note("id", &ids, 0..2, 0), None);
+    }
+
+    #[test]
+    fn a_data_table_is_not() {
+        let cells = grid(&[
+            &["JFK", "New York", "40.6", "-73.7"],
+            &["LAX", "Los Angeles", "33.9", "-118.4"],
+            &["ORD", "Chicago", "41.9", "-87.9"],
+        ]);
+        assert_eq!(reference_key(4, &cells), None);
+    }
+}
