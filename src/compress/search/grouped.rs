@@ -1,10 +1,10 @@
 //! The lean view of grep-style hits, lossless work first: each file's
 //! path is written once over its hits (as `rg --heading` does), leading
-//! indentation goes, and hits of one file with the same text become one
-//! line with their line numbers (`651,669:warnings.warn(`). Only when that
-//! view is still large are a file's hits capped, and then its definition
-//! lines and distinct texts stay (not its first hits): the most per file
-//! that fits [`CAPPED_BYTES`]. A marker never stands for a single hit.
+//! indentation goes. Only when that view is still large are a file's hits
+//! capped: hits of one file with the same text become one line with their
+//! line numbers (`651,669:warnings.warn(`), and its definition lines and
+//! distinct texts stay (not its first hits): the most per file that fits
+//! [`CAPPED_BYTES`]. A marker never stands for a single hit.
 
 use std::sync::LazyLock;
 
@@ -121,12 +121,14 @@ fn render_file(
 ) -> usize {
     out.push(path.to_string());
     let with_context = recs.iter().any(|r| !r.hit);
-    // Distinct texts, in order of first appearance (only a run of hits
-    // alone merges them: context lines need their own numbers).
+    // Distinct texts, in order of first appearance. Only a capped view
+    // merges them (the whole view keeps one line a hit, so a file's count
+    // of hits is its count of lines), and only hits alone: context lines
+    // need their own numbers.
     let mut texts: Vec<Text<'_>> = Vec::new();
     let mut text_of = vec![usize::MAX; recs.len()];
     for (k, r) in recs.iter().enumerate().filter(|(_, r)| r.hit) {
-        let t = (!with_context)
+        let t = (!with_context && cap.is_some())
             .then(|| texts.iter().position(|t| recs[t.first].text == r.text))
             .flatten();
         match t {
