@@ -116,6 +116,8 @@ fn a_large_grep_caps_files_but_keeps_their_definitions_and_never_marks_one_hit()
     assert_eq!(shown + marked(&view), 30 * 40, "{view}");
     for l in view.lines().filter(|l| l.starts_with('\u{2026}')) {
         assert!(!l.starts_with("\u{2026} 1 more"), "{l}");
+        // A marker names the file whose hits it stands for.
+        assert!(l.contains(" more matches in pkg/mod"), "{l}");
     }
 }
 

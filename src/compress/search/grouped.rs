@@ -217,7 +217,9 @@ fn render_file(
     if hidden.is_empty() && hidden_context == 0 {
         return 0;
     }
-    let mut m = format!("\u{2026} {} more matches here", hidden.len());
+    // The marker names its file: it reads alone (a search for the path
+    // finds it, an agent quoting it knows where the hits are).
+    let mut m = format!("\u{2026} {} more matches in {path}", hidden.len());
     if let (Some(a), Some(b)) = (hidden.first(), hidden.last()) {
         if a == b {
             m.push_str(&format!(" (line {a})"));
