@@ -1,10 +1,10 @@
 //! The lean view of grep-style hits, lossless work first: each file's
 //! path is written once over its hits (as `rg --heading` does), leading
-//! indentation goes. Only when that view is still large are a file's hits
-//! capped: hits of one file with the same text become one line with their
-//! line numbers (`651,669:warnings.warn(`), and its definition lines and
-//! distinct texts stay (not its first hits): the most per file that fits
-//! [`CAPPED_BYTES`]. A marker never stands for a single hit.
+//! indentation goes, each hit keeps its line. Only when that view is still
+//! large are a file's hits capped, and then its definition lines and query
+//! hits stay first (not its first hits): the most per file that fits
+//! [`CAPPED_BYTES`]; a marker naming the file counts the rest. A marker
+//! never stands for a single hit.
 
 use std::sync::LazyLock;
 
@@ -19,7 +19,7 @@ const LOSSLESS_BYTES: usize = 8 * 1024;
 /// A capped view holds the most hits per file that fit this size (at
 /// least [`MIN_CAP`] per file).
 const CAPPED_BYTES: usize = 8 * 1024;
-/// Distinct hit texts a capped file keeps at least.
+/// Hits a capped file keeps at least.
 const MIN_CAP: usize = 2;
 
 /// A larger input is read by the per-file sampler alone (the grouped
@@ -104,13 +104,7 @@ fn items<'a>(doc: &Lines<'a>) -> Option<Vec<Item<'a>>> {
     (hits > 0).then_some(out)
 }
 
-/// Hits of one text in a run: where the first is, and every line number.
-struct Text<'a> {
-    first: usize,
-    numbers: Vec<&'a str>,
-}
-
-/// The lines of one file's run with at most `cap` distinct hit texts
+/// The lines of one file's run with at most `cap` hits
 /// (`None`: all), and how many lines a marker stands for.
 fn render_file(
     path: &str,
@@ -120,39 +114,22 @@ fn render_file(
     out: &mut Vec<String>,
 ) -> usize {
     out.push(path.to_string());
-    let with_context = recs.iter().any(|r| !r.hit);
-    // Distinct texts, in order of first appearance. Only a capped view
-    // merges them (the whole view keeps one line a hit, so a file's count
-    // of hits is its count of lines), and only hits alone: context lines
-    // need their own numbers.
-    let mut texts: Vec<Text<'_>> = Vec::new();
-    let mut text_of = vec![usize::MAX; recs.len()];
+    // One text a hit, in order (a merged line `199,229:…` would make a
+    // file's count of hits differ from its count of lines).
+    let mut hit_recs: Vec<usize> = Vec::new();
+    let mut hit_of = vec![usize::MAX; recs.len()];
     for (k, r) in recs.iter().enumerate().filter(|(_, r)| r.hit) {
-        let t = (!with_context && cap.is_some())
-            .then(|| texts.iter().position(|t| recs[t.first].text == r.text))
-            .flatten();
-        match t {
-            Some(t) => {
-                texts[t].numbers.push(r.n);
-                text_of[k] = t;
-            }
-            None => {
-                text_of[k] = texts.len();
-                texts.push(Text {
-                    first: k,
-                    numbers: vec![r.n],
-                });
-            }
-        }
+        hit_of[k] = hit_recs.len();
+        hit_recs.push(k);
     }
-    // Which texts stay: all, or definitions first, then the others in
+    // Which hits stay: all, or definitions first, then the others in
     // order; one hidden text stays too (its marker would cost as much).
-    let mut kept = vec![true; texts.len()];
+    let mut kept = vec![true; hit_recs.len()];
     if let Some(cap) = cap {
-        if texts.len() > cap + 1 {
+        if hit_recs.len() > cap + 1 {
             // Query hits first, then definitions, then the rest.
             let rank = |t: usize| {
-                let text = recs[texts[t].first].text;
+                let text = recs[hit_recs[t]].text;
                 if !query.is_empty() && text.to_lowercase().contains(query) {
                     0
                 } else if DEFINITION.is_match(text) {
@@ -161,9 +138,9 @@ fn render_file(
                     2
                 }
             };
-            let mut order: Vec<usize> = (0..texts.len()).collect();
+            let mut order: Vec<usize> = (0..hit_recs.len()).collect();
             order.sort_by_key(|&t| rank(t));
-            kept = vec![false; texts.len()];
+            kept = vec![false; hit_recs.len()];
             for &t in order.iter().take(cap) {
                 kept[t] = true;
             }
@@ -179,7 +156,7 @@ fn render_file(
         }
         let b = block_kept.len() - 1;
         block[k] = b;
-        if r.hit && kept[text_of[k]] {
+        if r.hit && kept[hit_of[k]] {
             block_kept[b] = true;
         }
     }
@@ -188,7 +165,7 @@ fn render_file(
     let mut shown_any = false;
     for (k, r) in recs.iter().enumerate() {
         let show = if r.hit {
-            kept[text_of[k]]
+            kept[hit_of[k]]
         } else {
             block_kept[block[k]]
         };
@@ -205,11 +182,7 @@ fn render_file(
         }
         shown_any = true;
         if r.hit {
-            let t = &texts[text_of[k]];
-            if t.first != k {
-                continue;
-            }
-            out.push(format!("{}:{}", t.numbers.join(","), r.text));
+            out.push(format!("{}:{}", r.n, r.text));
         } else {
             out.push(format!("{}-{}", r.n, r.text));
         }
@@ -235,7 +208,7 @@ fn render_file(
     hidden.len() + hidden_context
 }
 
-/// The view's lines with at most `cap` distinct texts per file, and the
+/// The view's lines with at most `cap` hits per file, and the
 /// lines its markers stand for.
 fn render(items: &[Item<'_>], cap: Option<usize>, query: &str) -> (Vec<String>, usize) {
     let mut out = Vec::new();
