@@ -118,7 +118,7 @@ fn render_file(
     // file's count of hits differ from its count of lines).
     let mut hit_recs: Vec<usize> = Vec::new();
     let mut hit_of = vec![usize::MAX; recs.len()];
-    for (k, r) in recs.iter().enumerate().filter(|(_, r)| r.hit) {
+    for (k, _) in recs.iter().enumerate().filter(|(_, r)| r.hit) {
         hit_of[k] = hit_recs.len();
         hit_recs.push(k);
     }
