@@ -437,7 +437,7 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
         keep = k.flags();
     }
     trace.dropped = keep.iter().filter(|&&k| !k).count();
-    let categorical = (0..width)
+    let categorical: Vec<bool> = (0..width)
         .map(|c| st.field(g.names[c].trim()).is_some_and(|f| f.categorical()))
         .collect();
     let spans = (0..width)
@@ -451,15 +451,18 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
             })
         })
         .collect();
+    // Distinct values of the categorical columns (the only ones a gap's
+    // marker weighs by them): few, so a set holds them, not every cell.
     let distinct = (0..width)
         .map(|c| {
-            let mut v: Vec<&str> = cells
-                .iter()
-                .filter_map(|r| r.get(c).map(|x| x.trim()))
-                .collect();
-            v.sort_unstable();
-            v.dedup();
-            v.len()
+            if !categorical[c] {
+                return 0;
+            }
+            let mut seen = rustc_hash::FxHashSet::default();
+            for r in &cells {
+                seen.extend(r.get(c).map(|x| x.trim()));
+            }
+            seen.len()
         })
         .collect();
     LeanCut {
@@ -653,7 +656,14 @@ fn lean_dsv(input: &[u8], t: &Table<'_>, query: &str, budget: Option<usize>) -> 
         return None;
     }
     let width = t.rows.row(0).len();
-    let rows: Vec<Vec<&str>> = (hr..n).map(|i| t.rows.row(i).iter().collect()).collect();
+    // A reference table is a document's (an alias list, a catalogue):
+    // past this many rows a table is a data set, and its cells are not
+    // gathered to look for a key (33 million one-cell rows held 650 MB).
+    let rows: Vec<Vec<&str>> = if n - hr <= super::whole::REFERENCE_ROWS {
+        (hr..n).map(|i| t.rows.row(i).iter().collect()).collect()
+    } else {
+        Vec::new()
+    };
     // Token counts of large tables are not needed: they exceed every
     // threshold of reading whole.
     let tokens = if input.len() <= 64 * 1024 {

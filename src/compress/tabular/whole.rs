@@ -15,6 +15,8 @@ pub(super) const SHORT_TOKENS: usize = 2000;
 /// A reference table (text rows keyed by an identifier) is read whole
 /// within this many tokens.
 pub(super) const REFERENCE_TOKENS: usize = 6000;
+/// A table of more data rows is never a reference table.
+pub(super) const REFERENCE_ROWS: usize = 20_000;
 /// Bytes of hidden keys one marker lists at most (the rest are counted).
 const KEYS_ROOM: usize = 4096;
 
