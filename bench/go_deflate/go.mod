@@ -1,0 +1,3 @@
+module godeflate
+
+go 1.26
