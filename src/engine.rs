@@ -89,24 +89,37 @@ fn retrieve_note(
     use crate::detect::Language as L;
     let h = handle.as_str();
     let text = format!("elided parts: caveman-engine retrieve {h} [QUERY] (MCP: caveman_retrieve)");
-    let mut out = view.to_vec();
-    let end = out
+    // Trailing whitespace goes before the note, but in a diff only line
+    // ends do: the spaces of its last line are content (a blank context
+    // line is one space).
+    let ws_end = view
         .iter()
         .rposition(|b| !b.is_ascii_whitespace())
         .map_or(0, |i| i + 1);
-    let trailing = out.split_off(end);
+    let line_end = view
+        .iter()
+        .rposition(|&b| b != b'\n' && b != b'\r')
+        .map_or(0, |i| i + 1);
     let line = |out: &mut Vec<u8>, s: String| {
         if !out.is_empty() {
             out.push(b'\n');
         }
         out.extend_from_slice(s.as_bytes());
     };
-    let first = out.iter().find(|b| !b.is_ascii_whitespace()).copied();
-    let one_value = !out.contains(&b'\n') || crate::go::json::is_valid(&out);
+    let trimmed = &view[..ws_end];
+    let first = trimmed.iter().find(|b| !b.is_ascii_whitespace()).copied();
+    let one_value = !trimmed.contains(&b'\n') || crate::go::json::is_valid(trimmed);
     // A view that is one JSON document (toolschema, a11y and the other
     // JSON types too) stays one.
     let json_view = *ct == ContentType::Json
-        || (matches!(first, Some(b'{' | b'[')) && crate::go::json::is_valid(&out));
+        || (matches!(first, Some(b'{' | b'[')) && crate::go::json::is_valid(trimmed));
+    let end = if *ct == ContentType::Diff && !json_view {
+        line_end
+    } else {
+        ws_end
+    };
+    let mut out = view[..end].to_vec();
+    let trailing = &view[end..];
     match ct {
         _ if json_view && one_value && first == Some(b'{') && out.ends_with(b"}") => {
             out.pop();

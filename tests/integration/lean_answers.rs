@@ -588,3 +588,50 @@ fn a_small_code_file_is_not_skeletonised() {
     assert_eq!(r.code, 0);
     assert_eq!(r.stdout, src.as_bytes(), "{}", r.stderr_str());
 }
+
+/// Every hunk of a lean diff view has exactly the lines its header
+/// counts, the last one too: the retrieve line after it must not take
+/// the hunk's trailing blank context line (one space) with it.
+#[test]
+fn a_diffs_last_hunk_keeps_its_blank_context_line() {
+    let mut diff = String::from(
+        "diff --git a/src/lib.rs b/src/lib.rs\nindex 1111111..2222222 100644\n--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1,40 +1,40 @@\n",
+    );
+    for k in 0..40 {
+        match k {
+            3 => diff.push_str("-fn old() {}\n+fn new() {}\n"),
+            30 => diff.push_str("-//! x86 tests\n+//! `x86` tests\n"),
+            31 | 33 => diff.push_str(" \n"),
+            _ => diff.push_str(&format!(" line {k};\n")),
+        }
+    }
+    let (_, view) = lean(&diff, &[]);
+    let mut lines = view.lines().peekable();
+    let mut hunks = 0;
+    while let Some(l) = lines.next() {
+        let Some(rest) = l.strip_prefix("@@ -") else {
+            continue;
+        };
+        let count = |r: &str| {
+            r.split_once(',')
+                .map_or(1, |(_, n)| n.parse::<usize>().unwrap())
+        };
+        let (old, rest) = rest.split_once(" +").unwrap();
+        let new = rest.split_once(" @@").unwrap().0;
+        let (want_old, want_new) = (count(old), count(new));
+        let (mut old_n, mut new_n) = (0, 0);
+        while let Some(b) = lines.peek() {
+            match b.as_bytes().first() {
+                Some(b' ') => (old_n, new_n) = (old_n + 1, new_n + 1),
+                Some(b'-') => old_n += 1,
+                Some(b'+') => new_n += 1,
+                _ => break,
+            }
+            lines.next();
+        }
+        assert_eq!((old_n, new_n), (want_old, want_new), "{l}\n{view}");
+        hunks += 1;
+    }
+    assert_eq!(hunks, 2, "{view}");
+    assert!(view.contains("+//! `x86` tests\n \n"), "{view}");
+}

@@ -38,8 +38,9 @@ use crate::compress::{Compressed, Decline};
 const MIN_LINES: usize = 12;
 /// Context lines a lean hunk keeps on each side of a change.
 const CONTEXT: usize = 1;
-/// A commit message body of at most this many bytes stays whole.
-const MESSAGE_KEEP: usize = 240;
+/// A commit message body of at most this many bytes stays whole: the why
+/// of a change is worth its tokens (a long one keeps its first sentence).
+const MESSAGE_KEEP: usize = 1200;
 /// Query hits kept among context lines.
 const QUERY_FILL: usize = 16;
 
@@ -178,27 +179,63 @@ fn combined_header(l: &str) -> Option<(Vec<usize>, usize)> {
 /// A line git's default function-name rule could pick as a hunk's
 /// heading, or a declaration a language's rule would.
 fn may_name_function(l: &str) -> bool {
-    const WORDS: [&str; 16] = [
+    l.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$') || declares(l)
+}
+
+/// A line that opens a declaration: a function, type, module or class,
+/// after any visibility and qualifier words (`pub(crate) async fn`).
+fn declares(l: &str) -> bool {
+    const QUALIFIERS: [&str; 10] = [
+        "pub ",
+        "pub(crate) ",
+        "pub(super) ",
+        "export ",
+        "async ",
+        "unsafe ",
+        "static ",
+        "public ",
+        "private ",
+        "protected ",
+    ];
+    const WORDS: [&str; 15] = [
         "def ",
         "class ",
         "fn ",
         "func ",
         "function ",
-        "pub ",
         "impl ",
+        "impl<",
         "struct ",
         "interface ",
         "module ",
+        "mod ",
+        "enum ",
+        "trait ",
         "sub ",
-        "package ",
-        "static ",
-        "public ",
-        "private ",
-        "async ",
+        "macro_rules!",
     ];
-    let t = l.trim_start();
-    l.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
-        || WORDS.iter().any(|w| t.starts_with(w))
+    let mut t = l.trim_start();
+    while let Some(rest) = QUALIFIERS.iter().find_map(|q| t.strip_prefix(q)) {
+        t = rest.trim_start();
+    }
+    WORDS.iter().any(|w| t.starts_with(w))
+}
+
+/// The heading a pre-image body line (context or removed, with its
+/// prefix) gives the hunks below it: the line without its prefix and
+/// trailing whitespace, cut to git's 80 bytes, when it declares a
+/// function or type, or (`git_rule`: the diff's own headers name lines
+/// so) when git's default rule would pick it.
+fn function_name(line: &str, git_rule: bool) -> Option<&str> {
+    let l = line.get(1..).unwrap_or("").trim_end();
+    if l.is_empty() || !(declares(l) || git_rule && may_name_function(l)) {
+        return None;
+    }
+    let mut end = l.len().min(80);
+    while !l.is_char_boundary(end) {
+        end -= 1;
+    }
+    Some(&l[..end])
 }
 
 impl<'d, 'a> Cut<'d, 'a> {
@@ -336,9 +373,10 @@ impl<'d, 'a> Cut<'d, 'a> {
         }
         // Sub-hunks: maximal kept runs, with their line numbers.
         let (mut old_no, mut new_no) = (a, c);
-        // A line that may have named a function lies between the hunk's
-        // start and the sub-hunk: git's heading there is not known.
-        let mut renamed = false;
+        // A line that may name a function between the hunk's start and a
+        // sub-hunk is that sub-hunk's heading, as git picks it: the
+        // nearest such pre-image line above.
+        let mut named: Option<&str> = None;
         let mut first_sub = true;
         let mut p = 0;
         while p < m {
@@ -348,7 +386,7 @@ impl<'d, 'a> Cut<'d, 'a> {
                     self.account.context += 1;
                     old_no += 1;
                     new_no += 1;
-                    renamed |= may_name_function(&self.line(k)[1.min(self.line(k).len())..]);
+                    named = function_name(self.line(k), !tail.trim().is_empty()).or(named);
                 }
                 p += 1;
                 continue;
@@ -384,7 +422,7 @@ impl<'d, 'a> Cut<'d, 'a> {
             } else {
                 start_new
             };
-            let t = if renamed { "" } else { tail };
+            let t = named.map_or(Cow::Borrowed(tail), |l| Cow::Owned(format!(" {l}")));
             self.hunk = Some(self.parts.len());
             // The first new header stands for the original one.
             let covers = usize::from(first_sub);
@@ -400,7 +438,7 @@ impl<'d, 'a> Cut<'d, 'a> {
             for k in body.start + p..body.start + q {
                 let l = self.line(k);
                 if !l.starts_with('+') && !l.starts_with('\\') {
-                    renamed |= may_name_function(&l[1.min(l.len())..]);
+                    named = function_name(l, !tail.trim().is_empty()).or(named);
                 }
             }
             old_no = start_old + oc;
