@@ -577,7 +577,7 @@ fn env_and_properties_keep_every_key() {
         }
         assert_eq!(
             markers(&view),
-            vec!["# … 12 comment lines elided (caveman) …"]
+            vec!["# … 12 comment lines (12 runs) elided (caveman) …"]
         );
         assert_counts_add_up(&view, &orig);
     }
@@ -785,4 +785,16 @@ proptest! {
             assert_counts_add_up(&view, &src);
         }
     }
+}
+
+/// A commented-out setting is what a reader can switch on: it stays as a
+/// line while the prose around it folds (an INI section whose only
+/// content is one documented, switched-off option).
+#[test]
+fn commented_out_settings_stay_when_their_prose_folds() {
+    let input = "#\n# This is the configuration file for the example service.\n# If data for your distribution is missing, you can submit\n# a patch to include it upstream.\n#\n\n[general]\n\n# Set this value to have the service always prefer data from a local file\n# over data provided from a network source.\n# This option is only useful in case one wants to test how data from local\n# files looks in the software center prior to making a release\n# containing the new metadata.\n#\n#PreferLocalData=true\n\n[debian]\nFreeRepos=debian-*-main\nScreenshotUrl=http://screenshots.example.net\n\n[ubuntu]\nFreeRepos=ubuntu-*-main;ubuntu-*-universe\nScreenshotUrl=http://screenshots.example.com\n";
+    let view = lean_view(input);
+    assert!(view.contains("[general]"), "{view}");
+    assert!(view.contains("\n#PreferLocalData=true\n"), "{view}");
+    assert!(!view.contains("prior to making a release"), "{view}");
 }

@@ -63,16 +63,71 @@ fn is_leaf_root(tree: &Tree<'_>, r: usize) -> bool {
     node.children.is_empty() && !node.section
 }
 
+/// A section keeps at most this many commented-out settings as lines;
+/// past it they fold with its other comments (a file of documented
+/// defaults, one per setting).
+const KEPT_SETTINGS: usize = 12;
+
+/// A comment that is a setting switched off (`#PreferLocal=true`,
+/// `# max_connections = 100`, `#  image: nginx`): the key a reader can
+/// switch on. Prose (`# Note: this …`) is not one: the key is one word,
+/// and after a colon the value is one word too.
+fn commented_setting(line: &str) -> bool {
+    let body = line
+        .trim_start()
+        .trim_start_matches(['#', ';'])
+        .trim_start();
+    let key_end = body
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+        .unwrap_or(body.len());
+    if key_end == 0
+        || key_end > 48
+        || !body.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+    {
+        return false;
+    }
+    let rest = body[key_end..].trim_start();
+    if let Some(value) = rest.strip_prefix('=') {
+        // A value of a few words (`-Xmx1g -Xms1g`), not a sentence.
+        return value.split_whitespace().count() <= 4;
+    }
+    match rest.strip_prefix(':') {
+        Some(value) if value.starts_with(' ') => {
+            let value = value.trim();
+            !value.is_empty()
+                && !value.contains(' ')
+                && body.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+        }
+        _ => false,
+    }
+}
+
 /// Comments fold to one marker per section (with the blank lines between
-/// them), when they hold enough to pay for it.
+/// them), when they hold enough to pay for it; a section's first
+/// commented-out settings stay as lines.
 pub(super) fn comment_groups(tree: &Tree<'_>, plan: &mut Plan) {
     let mut sections: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
+    let mut settings: Vec<(Option<usize>, usize)> = Vec::new();
     for i in 0..tree.lines.len() {
         if tree.class[i] != Class::Comment
             || plan.group[i] != NONE
             || tree.lines[i].contains("(caveman)")
         {
             continue;
+        }
+        if commented_setting(tree.lines[i]) {
+            let s = section_of(tree, i);
+            match settings.iter_mut().find(|x| x.0 == s) {
+                Some(x) if x.1 >= KEPT_SETTINGS => {}
+                Some(x) => {
+                    x.1 += 1;
+                    continue;
+                }
+                None => {
+                    settings.push((s, 1));
+                    continue;
+                }
+            }
         }
         let s = section_of(tree, i);
         match sections.iter_mut().find(|x| x.0 == s) {
@@ -101,13 +156,24 @@ pub(super) fn comment_groups(tree: &Tree<'_>, plan: &mut Plan) {
             }
         }
         let first = lines[0];
+        // Runs: comments not joined by other comments or blank lines of
+        // the group; a reader learns the marker stands for several places.
+        let runs = 1 + lines
+            .windows(2)
+            .filter(|w| (w[0] + 1..w[1]).any(|j| plan.group[j] != g))
+            .count();
+        let runs = if runs > 1 {
+            format!(" ({runs} runs)")
+        } else {
+            String::new()
+        };
         let place = match s {
             Some(id) if !is_leaf_root(tree, id) => format!(" in {}", section_label(tree, id)),
             _ => String::new(),
         };
         let blank = and_lines(blanks, "blank");
         let text = format!(
-            "# \u{2026} {} comment line{}{blank}{place} elided (caveman) \u{2026}",
+            "# \u{2026} {} comment line{}{blank}{place}{runs} elided (caveman) \u{2026}",
             lines.len(),
             if lines.len() == 1 { "" } else { "s" }
         );
@@ -125,5 +191,33 @@ fn section_label(tree: &Tree<'_>, id: usize) -> String {
         (Some(k), true) if node.item => format!("[[{k}]]"),
         (Some(k), true) => format!("[{k}]"),
         _ => tree.path(id),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::commented_setting;
+
+    #[test]
+    fn commented_out_settings_are_told_from_prose() {
+        for yes in [
+            "#PreferLocalMetainfoData=true",
+            "# max_connections = 100",
+            ";extension=gd",
+            "#  image: nginx:1.25",
+            "#export_dir=",
+        ] {
+            assert!(commented_setting(yes), "{yes}");
+        }
+        for no in [
+            "# Note: this option is only useful in tests",
+            "# Set this value to have AppStream prefer local data",
+            "#",
+            "# See: https://example.com/docs",
+            "# TODO: remove",
+            "# x = y when you want the behaviour the manual describes",
+        ] {
+            assert!(!commented_setting(no), "{no}");
+        }
     }
 }

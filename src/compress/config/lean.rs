@@ -14,6 +14,9 @@ use crate::detect::ConfigKind;
 
 /// Larger configs pass through: the check parses the text twice over.
 const MAX_BYTES: usize = 8 << 20;
+/// A view that saves less than this share of the tokens (in percent) is
+/// not worth a marker a reader has to follow: the config passes whole.
+const MIN_SAVED_PCT: usize = 5;
 
 /// The dialect of a config text, `hint` (what detection named) tried
 /// first; `None` when the text is none of them. Detection may call this
@@ -115,6 +118,13 @@ pub(super) fn run(
             .and_then(|v| check::parse_as(kind, v, mode))
             .is_some_and(|v| check::sub(&v, &original));
         if holds {
+            let (before, after) = (
+                crate::tokens::count(text.as_bytes()),
+                crate::tokens::count(&out),
+            );
+            if after * 100 > before * (100 - MIN_SAVED_PCT) {
+                return Err(Decline("the view saves under 5 %: the config passes whole"));
+            }
             return Ok(Compressed::traced(out, trace));
         }
     }

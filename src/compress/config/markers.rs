@@ -126,7 +126,14 @@ pub(super) fn node_marker(tree: &Tree<'_>, parent: Option<usize>, run: &[usize],
                     });
                 }
             }
-            let shared = shared_status(tree, run);
+            let mut shared = shared_status(tree, run);
+            if let Some(p) = parent {
+                let more = shared_fields(tree, run, &tree.nodes[p].children, &shared);
+                if !more.is_empty() && !shared.is_empty() {
+                    shared.push_str(", ");
+                }
+                shared.push_str(&more);
+            }
             let shared = if shared.is_empty() {
                 String::new()
             } else {
@@ -149,6 +156,52 @@ pub(super) fn and_lines(n: usize, what: &str) -> String {
         1 => format!(" and 1 {what} line"),
         n => format!(" and {n} {what} lines"),
     }
+}
+
+/// Fields the hidden records share that tell them from the others: a
+/// direct field every record of `run` holds with one value, which some
+/// other record of the list holds with another (`role: viewer` when the
+/// admins are shown). At most 4, none already in `said`.
+const SHARED_FIELDS: usize = 4;
+
+fn shared_fields(tree: &Tree<'_>, run: &[usize], items: &[usize], said: &str) -> String {
+    if run.len() < 2 {
+        return String::new();
+    }
+    let value =
+        |item: usize, key: &str| super::plan::child(tree, item, key).and_then(|n| scalar(tree, n));
+    let hidden: rustc_hash::FxHashSet<usize> = run.iter().copied().collect();
+    let others: Vec<usize> = items
+        .iter()
+        .copied()
+        .filter(|c| !hidden.contains(c))
+        .collect();
+    let mut out = Vec::new();
+    for &g in &tree.nodes[run[0]].children {
+        let Some(key) = tree.nodes[g].key.as_deref() else {
+            continue;
+        };
+        let Some(v) = scalar(tree, g) else { continue };
+        if said.contains(&format!("{key}: ")) || secrets::holds_credential(&v) {
+            continue;
+        }
+        if !run[1..]
+            .iter()
+            .all(|&c| value(c, key).as_deref() == Some(v.as_str()))
+        {
+            continue;
+        }
+        let differs = others
+            .iter()
+            .any(|&c| value(c, key).as_deref() != Some(v.as_str()));
+        if differs {
+            out.push(format!("{key}: {v}"));
+            if out.len() == SHARED_FIELDS {
+                break;
+            }
+        }
+    }
+    out.join(", ")
 }
 
 /// `kind: Pod, status.phase: Running`: status-like values every record

@@ -288,11 +288,13 @@ fn records(tree: &Tree<'_>, rules: &Rules, why: &mut [Option<Why>]) {
         if n * 100 < items.len() * RECORD_LIKE_PCT {
             continue;
         }
+        let rare = rare_records(tree, items);
         for (k, &c) in items.iter().enumerate() {
             if k == 0
                 || !tree.detachable(c)
                 || signature(tree, c) != major
                 || alarming(tree, c)
+                || rare[k]
                 || hit(tree, c, &rules.query)
             {
                 continue;
@@ -300,6 +302,51 @@ fn records(tree: &Tree<'_>, rules: &Rules, why: &mut [Option<Why>]) {
             why[c] = Some(Why::Record);
         }
     }
+}
+
+/// A record holds a value of a field most records share another value
+/// of (`role: admin` among `role: viewer`, `enabled: false` among
+/// `true`): rows by value, the non-default ones stay.
+const DEFAULT_PCT: usize = 80;
+/// At most this share of the records (in percent) counts as rare.
+const RARE_PCT: usize = 10;
+
+/// Per item of `items`: it holds a rare value of a field whose most
+/// common value most of them hold.
+fn rare_records(tree: &Tree<'_>, items: &[usize]) -> Vec<bool> {
+    let mut by_key: FxHashMap<&str, FxHashMap<String, usize>> = FxHashMap::default();
+    let fields = |c: usize| {
+        tree.nodes[c].children.iter().filter_map(move |&g| {
+            let key = tree.nodes[g].key.as_deref()?;
+            Some((key, scalar(tree, g)?))
+        })
+    };
+    for &c in items {
+        for (k, v) in fields(c) {
+            *by_key.entry(k).or_default().entry(v).or_default() += 1;
+        }
+    }
+    let n = items.len();
+    let defaulted: FxHashMap<&str, &FxHashMap<String, usize>> = by_key
+        .iter()
+        .filter(|(_, vals)| {
+            vals.values()
+                .max()
+                .is_some_and(|&m| m * 100 >= n * DEFAULT_PCT)
+        })
+        .map(|(k, v)| (*k, v))
+        .collect();
+    items
+        .iter()
+        .map(|&c| {
+            fields(c).any(|(k, v)| {
+                defaulted
+                    .get(k)
+                    .and_then(|vals| vals.get(&v))
+                    .is_some_and(|&m| m * 100 <= n * RARE_PCT)
+            })
+        })
+        .collect()
 }
 
 /// Whether `id` or a node above it already goes.
@@ -519,7 +566,7 @@ mod tests {
         let v = view(src, false);
         assert_eq!(
             v,
-            "# \u{2026} 3 comment lines elided (caveman) \u{2026}\na: 1\nb:\n  # \u{2026} 3 comment lines in b elided (caveman) \u{2026}\n  c: 1\n  d: 2"
+            "# \u{2026} 3 comment lines elided (caveman) \u{2026}\na: 1\nb:\n  # \u{2026} 3 comment lines in b (2 runs) elided (caveman) \u{2026}\n  c: 1\n  d: 2"
         );
     }
 
@@ -548,6 +595,28 @@ mod tests {
         );
         let v = view(&src, true);
         assert!(v.contains("    - R009\n    # \u{2026} 29 of 40 ignore values and 1 comment line elided (caveman) \u{2026} R010 \u{2026} R038\n    - R039"), "{v}");
+    }
+
+    #[test]
+    fn records_with_a_rare_value_stay_and_the_marker_says_what_the_rest_share() {
+        let mut src = String::from("users:\n");
+        for k in 0..30 {
+            let role = if k == 7 { "admin" } else { "viewer" };
+            let enabled = if k == 20 { "false" } else { "true" };
+            src.push_str(&format!(
+                "  - name: user{k:03}\n    role: {role}\n    enabled: {enabled}\n    shell: /bin/bash\n"
+            ));
+        }
+        let v = view(&src, true);
+        assert!(v.contains("  - name: user007\n    role: admin\n"), "{v}");
+        assert!(
+            v.contains("  - name: user020\n    role: viewer\n    enabled: false\n"),
+            "{v}"
+        );
+        assert!(
+            v.contains("all role: viewer, enabled: true; name: user001"),
+            "{v}"
+        );
     }
 
     #[test]
