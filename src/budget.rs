@@ -19,6 +19,10 @@ static MARKER_COUNT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::ne
 /// How many units of the original a line of a view stands for: a
 /// marker's count, or 1.
 fn stands_for(line: &str) -> usize {
+    if line.starts_with("\u{2026} caveman:") {
+        // A note about the view, not a line of the original.
+        return 0;
+    }
     if !line.contains("(caveman)") {
         return 1;
     }
@@ -35,6 +39,19 @@ fn stands_for(line: &str) -> usize {
 /// the original they stand for. `None` when even the markers do not fit.
 pub fn fit_lines(view: &[u8], budget: usize, query: &str) -> Option<Vec<u8>> {
     let text = std::str::from_utf8(view).ok()?;
+    // A compressor's closing summary (`… caveman: 5001 lines in all …`)
+    // stands for no line of the original: when its view did not fit it
+    // goes first, rather than become a marker that counts it as a line.
+    // Its note of the errors it could not fit stays.
+    let note =
+        |l: &str| l.starts_with("\u{2026} caveman:") && !l.contains("are among those elided");
+    let stripped: String;
+    let text = if text.lines().any(note) {
+        stripped = text.split_inclusive('\n').filter(|l| !note(l)).collect();
+        &stripped
+    } else {
+        text
+    };
     // The markers and the note of what did not fit are counted after the
     // lines are chosen: leave them room, more when they do not fit.
     [16, 48, 128, budget / 4]
@@ -75,6 +92,10 @@ fn fit_lines_within(text: &str, budget: usize, room: usize, query: &str) -> Opti
     );
     let (mut pieces, _, _) = keep.collapse(|run| {
         let count: usize = doc.range(run.clone()).map(stands_for).sum();
+        if count == 0 {
+            // Only notes: they stay (the view may then not fit).
+            return None;
+        }
         Some((
             format!("\u{2026} {count} lines elided (caveman) \u{2026}"),
             0,
@@ -150,6 +171,21 @@ mod tests {
         assert!(s.contains("ERROR: disk failed"), "{s}");
         let counted: usize = s.lines().map(stands_for).sum();
         assert_eq!(counted, 401, "{s}");
+    }
+
+    #[test]
+    fn a_compressors_notes_go_first_and_count_no_line() {
+        let mut text = String::from("first line\n");
+        text.push_str("\u{2026} 4998 lines elided (caveman) \u{2026}\n");
+        text.push_str("2026-12-07 ERROR boom in the payment worker\n");
+        text.push_str("last line\n");
+        text.push_str("\u{2026} caveman: 5001 lines in all, from 2026-12-07T10:00:00 to 2026-12-07T10:41:40, 2 kinds; most frequent (lines matching, <*> = any text): 5000\u{d7} INFO ok <*> \u{2026}\n");
+        let out = fit_lines(text.as_bytes(), 60, "").unwrap();
+        let s = String::from_utf8(out).unwrap();
+        assert!(s.contains("ERROR boom"), "{s}");
+        assert!(!s.contains("caveman:"), "{s}");
+        let counted: usize = s.lines().map(stands_for).sum();
+        assert_eq!(counted, 5001, "{s}");
     }
 
     #[test]

@@ -391,39 +391,43 @@ pub(crate) fn cut(
     drop(beyond);
     // The closing marker states the total and the most frequent kinds;
     // under a budget it takes at most a quarter of it.
-    let close = (total > 100 || budget.is_some()).then(|| {
-        let counts: Vec<(&str, usize)> = by_count.iter().map(|(t, c)| (*t, c.count)).collect();
-        let folded = super::kinds::frequent(&counts, 20);
-        let mut kinds = super::kinds::recount(doc, &folded);
-        if by_count.len() * 10 > total * 3 {
-            kinds.retain(|&(_, c)| c * 100 >= total);
-        }
-        let facts = Closing {
-            kinds: &kinds,
-            all_kinds: by_count.len(),
-            span: &span,
-            lines: n,
-            blank: n - total,
-            unit,
-            rare_left,
-        };
-        let mut listed = (total / 400).clamp(3, 8);
-        // Past ~30 % distinct kinds the template list is noise: fewer,
-        // and only kinds over 1 % of the lines.
-        if by_count.len() * 10 > total * 3 {
-            listed = listed.min(3);
-        }
-        let mut c = facts.render(listed);
-        if let Some(b) = budget {
-            listed = by_count.len().min(20);
-            c = facts.render(listed);
-            while listed > 0 && crate::tokens::count(c.as_bytes()) * 4 > b {
-                listed -= 1;
-                c = facts.render(listed);
+    let close = (total > 100 || budget.is_some())
+        .then(|| {
+            let counts: Vec<(&str, usize)> = by_count.iter().map(|(t, c)| (*t, c.count)).collect();
+            let folded = super::kinds::frequent(&counts, 20);
+            let mut kinds = super::kinds::recount(doc, &folded);
+            if by_count.len() * 10 > total * 3 {
+                kinds.retain(|&(_, c)| c * 100 >= total);
             }
-        }
-        c
-    });
+            let facts = Closing {
+                kinds: &kinds,
+                all_kinds: by_count.len(),
+                span: &span,
+                lines: n,
+                blank: n - total,
+                unit,
+                rare_left,
+            };
+            let mut listed = (total / 400).clamp(3, 8);
+            // Past ~30 % distinct kinds the template list is noise: fewer,
+            // and only kinds over 1 % of the lines.
+            if by_count.len() * 10 > total * 3 {
+                listed = listed.min(3);
+            }
+            let mut c = facts.render(listed);
+            if let Some(b) = budget {
+                listed = by_count.len().min(20);
+                c = facts.render(listed);
+                while listed > 0 && crate::tokens::count(c.as_bytes()) * 4 > b {
+                    listed -= 1;
+                    c = facts.render(listed);
+                }
+            }
+            c
+        })
+        // A budget too small for even the shortest closing marker keeps lines
+        // (an error first) rather than the summary.
+        .filter(|c| budget.is_none_or(|b| crate::tokens::count(c.as_bytes()) * 4 <= b));
     let unfit = keep.fit_text(
         budget,
         |i| doc.line(i),
