@@ -129,6 +129,19 @@ fn header_like(cells: &[&str], min_columns: usize) -> bool {
         })
 }
 
+/// Cells a header row could hold where some are empty: the first and
+/// every other non-empty one a capitalised name without digits.
+fn header_words(cells: &[&str]) -> bool {
+    !cells[0].is_empty()
+        && cells.iter().filter(|c| !c.is_empty()).all(|c| {
+            !c.bytes().any(|b| b.is_ascii_digit())
+                && c.chars()
+                    .find(|ch| ch.is_alphabetic())
+                    .is_some_and(char::is_uppercase)
+                && c.len() <= 40
+        })
+}
+
 /// The table the lines hold, if they are mostly one.
 pub fn parse(lines: &[&str]) -> Option<Aligned> {
     let content: Vec<usize> = (0..lines.len())
@@ -214,6 +227,10 @@ fn columns(lines: &[&str], content: &[usize]) -> Option<Aligned> {
     if lines[body[0]].starts_with("total ") {
         body.remove(0);
     }
+    // A header ruled off with dashes (`pip list`, `psql`) is a table of
+    // two columns already.
+    let ruled = body.len() >= 2 && is_border(lines[body[1]]);
+    let min_columns = if ruled { 2 } else { MIN_COLUMNS };
     body.retain(|&i| !is_border(lines[i]));
     if body.len() < MIN_ROWS + 1 {
         return None;
@@ -249,14 +266,30 @@ fn columns(lines: &[&str], content: &[usize]) -> Option<Aligned> {
         Some(s) => cols.push((s, usize::MAX)),
         None => cols.push((reach, usize::MAX)),
     }
-    if cols.len() < MIN_COLUMNS {
-        return None;
-    }
     let mut t = Aligned {
         header: None,
         rows: Vec::new(),
         split: Split::Columns(cols),
     };
+    // A gutter under no header word (inside a title every row starts
+    // with, `Tidepool v2.29.2`) splits no column: it joins the one before.
+    let head = t.cells(lines[body[0]]);
+    if head.len() > 1 && head.iter().any(|c| c.is_empty()) && header_words(&head) {
+        let keep: Vec<bool> = head.iter().map(|c| !c.is_empty()).collect();
+        if let Split::Columns(cols) = &mut t.split {
+            let mut merged: Vec<(usize, usize)> = Vec::with_capacity(cols.len());
+            for (k, &(a, b)) in cols.iter().enumerate() {
+                match merged.last_mut() {
+                    Some(last) if !keep[k] => last.1 = b,
+                    _ => merged.push((a, b)),
+                }
+            }
+            *cols = merged;
+        }
+    }
+    if matches!(&t.split, Split::Columns(c) if c.len() < min_columns) {
+        return None;
+    }
     let first = t.cells(lines[body[0]]);
     // Tools print column names capitalised (NAME, Filesystem, PID); a log
     // line's words are not.
@@ -265,7 +298,7 @@ fn columns(lines: &[&str], content: &[usize]) -> Option<Aligned> {
             .find(|ch| ch.is_alphabetic())
             .is_some_and(char::is_uppercase)
     });
-    let header = header_like(&first, MIN_COLUMNS) && capitalised;
+    let header = header_like(&first, min_columns) && capitalised;
     let ls = body
         .iter()
         .filter(|&&i| t.cells(lines[i]).first().is_some_and(|c| is_mode(c)))
@@ -333,6 +366,37 @@ mod tests {
         let c = t.cells(l[3]);
         assert_eq!(c.first(), Some(&"alice"));
         assert_eq!(c.last(), Some(&"node server.js --port 80"));
+    }
+
+    #[test]
+    fn two_ruled_columns_and_titles_with_spaces() {
+        let pip = "Package                   Version\n\
+                   ------------------------- -----------\n\
+                   anyio                     4.4.0\n\
+                   certifi                   2024.7.4\n\
+                   httpx                     0.27.0\n\
+                   idna                      3.7\n\
+                   sniffio                   1.3.1\n";
+        let l = lines(pip);
+        let t = parse(&l).expect("pip list");
+        assert_eq!(t.header, Some(0));
+        assert_eq!(t.cells(l[3]), vec!["certifi", "2024.7.4"]);
+        let gh = "TITLE             TYPE         TAG NAME  PUBLISHED\n\
+                  Tidepool v2.29.2  Pre-release  v2.29.2   about 1 months ago\n\
+                  Tidepool v2.29.1  Latest       v2.29.1   about 2 months ago\n\
+                  Tidepool v2.29.0               v2.29.0   about 3 months ago\n\
+                  Tidepool v2.28.2               v2.28.2   about 4 months ago\n\
+                  Tidepool v2.28.1               v2.28.1   about 5 months ago\n";
+        let l = lines(gh);
+        let t = parse(&l).expect("gh release list");
+        assert_eq!(t.header, Some(0));
+        assert_eq!(
+            t.cells(l[3]),
+            vec!["Tidepool v2.29.0", "", "v2.29.0", "about 3 months ago"]
+        );
+        // Two columns without a rule stay a list of words, not a table.
+        let plain = "alpha 1\nbeta 2\ngamma 3\ndelta 4\nepsilon 5\nzeta 6\n";
+        assert!(parse(&lines(plain)).is_none());
     }
 
     #[test]

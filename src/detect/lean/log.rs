@@ -91,14 +91,25 @@ fn record_stream(s: &Sample<'_>) -> bool {
     }
     let mut keys = rustc_hash::FxHashSet::default();
     let mut unnamed = 0;
+    // Headings and list items (`## [1.2.0]`, `* Changes in 1.6`, `- Fixed
+    // …`) make a document of few shapes (a changelog, NEWS), not records.
+    let mut outline = 0;
     for l in s.non_blank_lines() {
+        let t = l.trim_start();
+        let marks = t.bytes().take_while(|&b| b == b'#' || b == b'*').count();
+        if (marks > 0 && t.as_bytes().get(marks) == Some(&b' '))
+            || t.starts_with("- ")
+            || t.starts_with("+ ")
+        {
+            outline += 1;
+        }
         let key = shape(l, 3);
         if !key.bytes().any(|b| b.is_ascii_alphabetic()) {
             unnamed += 1;
         }
         keys.insert(key);
     }
-    unnamed * 5 <= s.non_blank && keys.len() * 5 <= s.non_blank
+    unnamed * 5 <= s.non_blank && keys.len() * 5 <= s.non_blank && outline * 5 < s.non_blank
 }
 
 fn starts_stamped(s: &Sample<'_>) -> bool {

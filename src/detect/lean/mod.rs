@@ -299,6 +299,30 @@ mod tests {
     }
 
     #[test]
+    fn changelogs_and_package_lists_are_not_record_streams() {
+        let mut changelog = String::from("# Changelog\n\nAll notable changes to this project.\n\n");
+        let mut news = String::from("Tidepool NEWS -- history of user-visible changes.\n\n");
+        for v in (0..12).rev() {
+            changelog.push_str(&format!(
+                "## [1.{v}.0] - 2026-0{}-01\n\n### Fixed\n- Error toast no longer hides the retry button (#{v}0)\n- Crash when the cache is empty (#{v}1)\n\n",
+                1 + v % 9
+            ));
+            news.push_str(&format!(
+                "* Changes in Tidepool 1.{v}.0\n\n** New features\n\n*** New option '--batch-{v}' for the ingest command.\n*** Fixed an error when compacting segments larger than {v} GiB.\n\n"
+            ));
+        }
+        assert_eq!(lean(&changelog), "text", "{changelog}");
+        assert_eq!(lean(&news), "text", "{news}");
+        let mut pip = String::from(
+            "Package                   Version\n------------------------- -----------\n",
+        );
+        for k in 0..40 {
+            pip.push_str(&format!("pkg-alpha-{k:<15} {}.{}.{}\n", k % 5, k % 7, k));
+        }
+        assert_eq!(lean(&pip), "tabular", "{pip}");
+    }
+
+    #[test]
     fn markdown_rules_are_not_a_diff() {
         let md = "# A\n\nText of the first part, written as a sentence.\n\n---\n\n- item one\n- item two\n+ item three\n\n---\n\nMore text that reads as a sentence too.\n";
         assert_eq!(lean(md), "text");
