@@ -71,6 +71,9 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
 /// exemplar per frequent template, counted runs, totals.
 fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, Decline> {
     use super::shared::lean;
+    if let Some(Ok(view)) = super::gitlog::lean(text, query) {
+        return Ok(view);
+    }
     let doc = Lines::split(text);
     let rules = lean::Rules {
         tail: 2,

@@ -10,6 +10,7 @@ mod code;
 mod config;
 mod diff;
 mod doc;
+mod gitlog;
 mod html;
 pub mod json;
 mod log;
