@@ -673,3 +673,60 @@ fn sixty_four_mib_of_tiny_lines_take_at_most_three_times_their_size() {
         }
     }
 }
+
+/// An `ls -l` listing of as many owners as rows: its usual owner was found
+/// by a scan of the owners seen so far (quadratic: over a minute for
+/// 150,000 rows); the harness times out if this regresses.
+#[test]
+fn a_listing_of_as_many_owners_as_rows_is_read_in_linear_time() {
+    let mut s = String::from("total 9\n");
+    for i in 0..40 {
+        s.push_str(&format!(
+            "-rw-r--r-- 1 alice staff 100 Jan  1 12:00 a{i}.txt\n"
+        ));
+    }
+    for i in 0..150_000 {
+        s.push_str(&format!(
+            "-rw-r--r-- 1 u{i} g{i} 10 Jan  1 12:00 f{i}.txt\n"
+        ));
+    }
+    let tc = TestCommand::new();
+    let r = tc.expect(
+        &["compress", "--profile", "lean", "--type", "tabular"],
+        s.as_bytes(),
+        0,
+    );
+    let view = String::from_utf8(r.stdout).unwrap();
+    assert!(
+        view.contains("\n\u{2026} 39 entries: all -rw-r--r-- alice staff size 100; links and dates elided (caveman): a1.txt a2.txt "),
+        "{}",
+        &view[..view.len().min(2000)]
+    );
+    assert!(view.contains("\n-rw-r--r-- 1 u149999 g149999 10 Jan  1 12:00 f149999.txt\n"));
+}
+
+/// A pipe table whose header is wider than any table a reader reads (its
+/// rows one cell each): every column was weighed over every row (100,000
+/// columns by 300,000 rows: a hang), and each marker row was as wide as
+/// the header. Such a text is read by the other readers, its rows intact.
+#[test]
+fn a_pipe_table_of_a_hundred_thousand_columns_is_not_weighed_per_column() {
+    let w = 100_000;
+    let mut s = format!("|{}|\n", vec!["c"; w].join("|"));
+    s.push_str(&format!("|{}|\n", vec!["-"; w].join("|")));
+    for i in 0..300_000 {
+        s.push_str(&format!("| r{i} |\n"));
+    }
+    let tc = TestCommand::new();
+    let r = tc.expect(
+        &["compress", "--profile", "lean", "--type", "tabular"],
+        s.as_bytes(),
+        0,
+    );
+    let view = String::from_utf8(r.stdout).unwrap();
+    assert!(view.len() <= s.len() + 200);
+    assert!(
+        !view.contains("| | | |"),
+        "no marker row as wide as the header"
+    );
+}

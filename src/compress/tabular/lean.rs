@@ -43,7 +43,7 @@ const MAX_PREAMBLE: usize = 3;
 /// cost about what the rows do).
 const MIN_SUMMARISED_RUN: usize = 3;
 /// Columns summarised per table at most.
-const MAX_COLUMNS: usize = 256;
+pub(super) const MAX_COLUMNS: usize = 256;
 /// Patterns of empty cells kept one row each, when there are at most this
 /// many.
 const MAX_PATTERNS: usize = 4;
@@ -306,8 +306,13 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
     let n = g.rows;
     let width = g.names.len();
     let cells: Vec<Vec<&'a str>> = (0..n).map(|i| (g.row)(i)).collect();
-    let docs: Vec<String> = cells.iter().map(|r| r.join(" ")).collect();
-    let lens: Vec<usize> = docs.iter().map(|d| d.len() + 1).collect();
+    // A row's text is its cells joined by spaces: made when read (a
+    // query, a budget), never held for every row without need.
+    let doc = |i: usize| cells[i].join(" ");
+    let lens: Vec<usize> = cells
+        .iter()
+        .map(|r| r.iter().map(|c| c.len()).sum::<usize>() + r.len().max(1))
+        .collect();
     let total: usize = lens.iter().sum();
     let mut keep = vec![false; n];
     let mut why: Vec<&'static str> = vec![""; n];
@@ -396,7 +401,7 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
     }
     account(&mut trace, &keep, &mut why, "row unlike the others");
     if !query.is_empty() {
-        let scores = relevance::scores_of(query, n, |i| docs[i].as_str().into());
+        let scores = relevance::scores_of(query, n, |i| doc(i).into());
         for i in relevance::candidates(&scores, &keep)
             .into_iter()
             .take(QUERY_FILL)
@@ -422,6 +427,7 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
         if crate::tokens::count(overhead(&summary).as_bytes()) * 2 > b {
             summary = st.render("rows", false, 0);
         }
+        let docs: Vec<String> = (0..n).map(doc).collect();
         let mut k = Keep::new(n);
         for i in 0..n {
             if keep[i] {

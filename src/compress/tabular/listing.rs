@@ -221,6 +221,9 @@ pub(crate) fn lean_listing(text: &str, query: &str, budget: Option<usize>) -> Op
 /// run stays as its rows (its marker would cost about as much).
 const MIN_NAMED_RUN: usize = 3;
 
+/// Kinds of row (mode, owner, group) counted per directory at most.
+const MAX_KEYS: usize = 1024;
+
 /// A listing whose names all stay: the name column is the key. Each
 /// directory's usual mode, owner and group are said once per run of
 /// entries that share them, with the names (and their sizes, unless one
@@ -230,16 +233,44 @@ fn by_name(doc: &Lines<'_>, plain: &[&str], sections: &[Section], query: &str) -
     let mut keep = Keep::new(doc.len());
     let mut alike = vec![false; doc.len()];
     let q = query.trim().to_lowercase();
+    let hit = |line: usize| !q.is_empty() && plain[line].to_lowercase().contains(&q);
+    // A row's cells are read again in each pass, never held for every
+    // row (seven slices a row cost more than the row).
+    let full = |line: usize| Some(cells(plain[line])).filter(|c| c.len() == NAMES.len());
+    let size = |c: &[&str]| c[4].trim().parse::<u64>().ok();
+    fn key<'t>(c: &[&'t str]) -> (&'t str, &'t str, &'t str) {
+        (c[0], c[2], c[3])
+    }
     for sec in sections {
-        let cells: Vec<Vec<&str>> = sec.rows.iter().map(|&i| cells(plain[i])).collect();
-        fn key<'t>(c: &[&'t str]) -> (&'t str, &'t str, &'t str) {
-            (c[0], c[2], c[3])
-        }
+        // In order of first appearance, found by an index (a listing of
+        // as many owners as rows would be quadratic), at most
+        // [`MAX_KEYS`]: a key first seen past them is never the usual one.
         let mut counts: Vec<((&str, &str, &str), usize)> = Vec::new();
-        for c in cells.iter().filter(|c| c.len() == NAMES.len()) {
-            match counts.iter_mut().find(|(k, _)| *k == key(c)) {
-                Some((_, n)) => *n += 1,
-                None => counts.push((key(c), 1)),
+        let mut index: rustc_hash::FxHashMap<(&str, &str, &str), usize> = Default::default();
+        // The largest entry (the first of equals), and the least size.
+        let mut largest: Option<(u64, usize)> = None;
+        let mut least: Option<u64> = None;
+        for (k, &line) in sec.rows.iter().enumerate() {
+            let Some(c) = full(line) else {
+                continue;
+            };
+            let slot = match index.get(&key(&c)) {
+                Some(&slot) => Some(slot),
+                None if counts.len() < MAX_KEYS => {
+                    index.insert(key(&c), counts.len());
+                    counts.push((key(&c), 0));
+                    Some(counts.len() - 1)
+                }
+                None => None,
+            };
+            if let Some(slot) = slot {
+                counts[slot].1 += 1;
+            }
+            if let Some(s) = size(&c) {
+                if largest.is_none_or(|b| s > b.0) {
+                    largest = Some((s, k));
+                }
+                least = Some(least.map_or(s, |l| l.min(s)));
             }
         }
         // The most frequent (first seen among equals).
@@ -253,31 +284,22 @@ fn by_name(doc: &Lines<'_>, plain: &[&str], sections: &[Section], query: &str) -
                 },
             )
             .map(|kc| kc.0);
-        let size = |c: &Vec<&str>| c[4].trim().parse::<u64>().ok();
-        let largest = cells
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.len() == NAMES.len())
-            .filter_map(|(k, c)| size(c).map(|s| (s, k)))
-            .fold(None::<(u64, usize)>, |b, (s, k)| match b {
-                Some(b) if b.0 >= s => Some(b),
-                _ => Some((s, k)),
+        for (k, &line) in sec.rows.iter().enumerate() {
+            alike[line] = full(line).is_some_and(|c| {
+                Some(key(&c)) == usual
+                    && !c[0].starts_with('l')
+                    && !c[6].contains(" -> ")
+                    && largest.map(|l| l.1) != Some(k)
+                    && !hit(line)
             });
-        for (k, (&line, c)) in sec.rows.iter().zip(&cells).enumerate() {
-            alike[line] = c.len() == NAMES.len()
-                && Some(key(c)) == usual
-                && !c[0].starts_with('l')
-                && !c[6].contains(" -> ")
-                && largest.map(|l| l.1) != Some(k)
-                && (q.is_empty() || !plain[line].to_lowercase().contains(&q));
         }
         if let Some((s, k)) = largest {
             // The largest entry is news only when it stands out.
-            let others = cells.iter().filter(|c| c.len() == NAMES.len());
-            if others.filter_map(size).all(|t| t == s) {
-                alike[sec.rows[k]] = Some(key(&cells[k])) == usual
-                    && !cells[k][0].starts_with('l')
-                    && (q.is_empty() || !plain[sec.rows[k]].to_lowercase().contains(&q));
+            if least == Some(s) {
+                let line = sec.rows[k];
+                alike[line] = full(line).is_some_and(|c| {
+                    Some(key(&c)) == usual && !c[0].starts_with('l') && !hit(line)
+                });
             }
         }
     }
@@ -300,38 +322,39 @@ fn by_name(doc: &Lines<'_>, plain: &[&str], sections: &[Section], query: &str) -
         }
     }
     let (pieces, _, trace) = keep.collapse(|run| {
-        let cells: Vec<Vec<&str>> = run.clone().map(|i| cells(plain[i])).collect();
-        let c0 = &cells[0];
-        let one_size = cells.iter().all(|c| c[4] == c0[4]);
+        // Every row of a run is alike: a full row.
+        let c0 = cells(plain[run.start]);
+        let one_size = run.clone().all(|i| cells(plain[i])[4] == c0[4]);
         let mut head = format!("\u{2026} {} entries: all {} {}", run.len(), c0[0], c0[2]);
         if !c0[3].is_empty() {
             head.push(' ');
             head.push_str(c0[3]);
         }
-        let mut names: Vec<String> = Vec::with_capacity(cells.len());
-        for c in &cells {
-            let name = if c[6].contains([' ', ',', '\t']) {
-                format!("'{}'", c[6])
+        let mut names = String::new();
+        for (k, i) in run.clone().enumerate() {
+            let c = cells(plain[i]);
+            if k > 0 {
+                names.push_str(if one_size { " " } else { ", " });
+            }
+            if c[6].contains([' ', ',', '\t']) {
+                names.push('\'');
+                names.push_str(c[6]);
+                names.push('\'');
             } else {
-                c[6].to_string()
-            };
-            names.push(if one_size {
-                name
-            } else {
-                format!("{name} {}", c[4].trim())
-            });
+                names.push_str(c[6]);
+            }
+            if !one_size {
+                names.push(' ');
+                names.push_str(c[4].trim());
+            }
         }
         let text = if one_size {
             format!(
-                "{head} size {}; links and dates elided (caveman): {}",
-                c0[4].trim(),
-                names.join(" ")
+                "{head} size {}; links and dates elided (caveman): {names}",
+                c0[4].trim()
             )
         } else {
-            format!(
-                "{head}; as name size, links and dates elided (caveman): {}",
-                names.join(", ")
-            )
+            format!("{head}; as name size, links and dates elided (caveman): {names}")
         };
         Some((text, 0))
     });

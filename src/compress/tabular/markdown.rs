@@ -67,23 +67,28 @@ pub(super) fn parse(text: &str) -> Option<Pipe<'_>> {
     if !body.split('\n').all(|l| l.contains('|')) {
         return None;
     }
-    let lines: Vec<&str> = body
-        .split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect();
-    if lines.len() < 3 {
+    let mut lines = body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+    let (head, delim_line) = (lines.next()?, lines.next()?);
+    let names = cells(head);
+    // Wider than any table a reader reads (and each marker row is as wide
+    // as the header): the text is read by the other table readers.
+    if names.len() > super::lean::MAX_COLUMNS {
         return None;
     }
-    let names = cells(lines[0]);
-    let delim = cells(lines[1]);
-    if names.len() != delim.len() || !lines[1].contains('-') {
+    let delim = cells(delim_line);
+    if names.len() != delim.len() || !delim_line.contains('-') {
         return None;
     }
     let aligns: Vec<&'static str> = delim.iter().map(|c| align(c)).collect::<Option<_>>()?;
+    // Rows gathered as they are read, no list of lines first.
+    let rows: Vec<Vec<&str>> = lines.map(cells).collect();
+    if rows.is_empty() {
+        return None;
+    }
     Some(Pipe {
         names,
         aligns,
-        rows: lines[2..].iter().map(|l| cells(l)).collect(),
+        rows,
         crlf: body.contains("\r\n"),
         ends_lf: text.ends_with('\n'),
     })
@@ -160,11 +165,24 @@ pub(super) fn lean_markdown(
     budget: Option<usize>,
 ) -> Option<Compressed> {
     let n = t.rows.len();
-    let all = t.render(&vec![true; n], None, |_| String::new());
-    let tokens = crate::tokens::count(all.as_bytes());
+    let render_all = || t.render(&vec![true; n], None, |_| String::new());
+    // Token counts of large tables are not needed without a budget: they
+    // exceed every threshold of reading whole (and the table is not
+    // rendered whole only to be counted).
+    let tokens = if input.len() <= 64 * 1024 || budget.is_some() {
+        crate::tokens::count(render_all().as_bytes())
+    } else {
+        usize::MAX
+    };
     let width = t.names.len();
-    let key = whole::reference_key(width, &t.rows);
+    // Past this many rows a table is a data set, never a reference table.
+    let key = if n <= whole::REFERENCE_ROWS {
+        whole::reference_key(width, &t.rows)
+    } else {
+        None
+    };
     if whole::read_whole(tokens, n, key, budget) || n < super::lean::LEAN_MIN_ROWS {
+        let all = render_all();
         let mut trace = Trace::default();
         trace.add("table read whole", n);
         return (all.len() < input.len()).then(|| Compressed::traced(all.into_bytes(), trace));
@@ -196,6 +214,20 @@ mod tests {
         assert_eq!(t.names, ["API", "Auth"]);
         assert_eq!(t.aligns, ["---", ":--"]);
         assert_eq!(t.rows, [vec!["[A](http://a)", "`apiKey`"]]);
+    }
+
+    #[test]
+    fn a_header_wider_than_any_table_is_no_pipe_table() {
+        let wide = |w: usize| {
+            let mut s = format!("|{}|\n", vec!["c"; w].join("|"));
+            s.push_str(&format!("|{}|\n", vec!["-"; w].join("|")));
+            s.push_str("| x |\n");
+            s
+        };
+        assert_eq!(parse(&wide(256)).unwrap().names.len(), 256);
+        // Each marker row would be as wide as the header, and every
+        // column is weighed over every row.
+        assert!(parse(&wide(257)).is_none());
     }
 
     #[test]
