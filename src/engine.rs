@@ -85,10 +85,15 @@ fn retrieve_note(
     lang: Option<crate::detect::Language>,
     view: &[u8],
     handle: &Handle,
+    formatting_only: bool,
 ) -> Vec<u8> {
     use crate::detect::Language as L;
     let h = handle.as_str();
-    let text = format!("elided parts: caveman-engine retrieve {h} [QUERY] (MCP: caveman_retrieve)");
+    let text = if formatting_only {
+        format!("nothing elided but terminal formatting (escapes, overdrawn frames) and spacing; original: caveman-engine retrieve {h} (MCP: caveman_retrieve)")
+    } else {
+        format!("elided parts: caveman-engine retrieve {h} [QUERY] (MCP: caveman_retrieve)")
+    };
     // Trailing whitespace goes before the note, but in a diff only line
     // ends do: the spaces of its last line are content (a blank context
     // line is one space).
@@ -150,6 +155,20 @@ fn retrieve_note(
     }
     out.extend_from_slice(if trailing.is_empty() { b"" } else { b"\n" });
     out
+}
+
+/// Whether `view` holds the same bytes as `text` once ASCII whitespace is
+/// skipped in both: lean removed nothing but escapes and spacing.
+fn same_but_spacing(view: &[u8], text: &[u8]) -> bool {
+    let mut a = view.iter().filter(|b| !b.is_ascii_whitespace());
+    let mut b = text.iter().filter(|b| !b.is_ascii_whitespace());
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) if x == y => {}
+            _ => return false,
+        }
+    }
 }
 
 /// Compresses `input` (engine.md §1).
@@ -374,7 +393,7 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
         // agent that sees only the view (stdout, an MCP text block) can
         // still retrieve.
         if opts.profile == Profile::Lean && !lossless && !out.windows(4).any(|w| w == b"ccr_") {
-            let noted = retrieve_note(&ct, lang, &out, &handle);
+            let noted = retrieve_note(&ct, lang, &out, &handle, same_but_spacing(&out, &cleaned));
             let n = tokens::count(&noted);
             // Never at the cost of the budget the view met.
             let fits = opts.budget.is_none_or(|b| n <= b || after > b);

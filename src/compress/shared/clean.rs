@@ -15,7 +15,12 @@
 //!   files, some serial logs) gets LF line endings;
 //! - output that moves the cursor up to redraw (progress of `docker push`,
 //!   buildah, test runners) is replayed on a screen ([`super::screen`]):
-//!   the view shows the final screen, not the stale frames.
+//!   the view shows the final screen, not the stale frames;
+//! - output that homes the cursor or clears the screen to draw again
+//!   (PowerShell's progress bar, `top`-style full-screen redraws) keeps
+//!   what came before the first such escape and the last frame that
+//!   shows anything ([`last_frame`]): frames that reported an error stay,
+//!   each as its own line, and frames that spanned lines are counted.
 
 use std::borrow::Cow;
 
@@ -32,6 +37,11 @@ pub fn clean(body: &[u8]) -> Cow<'_, [u8]> {
     let redraw = !cr_lines && has_lone_cr(body);
     if !has_escape && !cr_lines && !redraw {
         return Cow::Borrowed(body);
+    }
+    if has_escape {
+        if let Some(framed) = last_frame(body) {
+            return Cow::Owned(clean(&framed).into_owned());
+        }
     }
     if has_escape && !cr_lines && super::screen::moves_up(body) {
         if let Some(screen) = super::screen::replay(body) {
@@ -61,6 +71,125 @@ pub fn clean(body: &[u8]) -> Cow<'_, [u8]> {
     } else {
         Cow::Owned(out)
     }
+}
+
+/// Whether the escape of `len` bytes at `b[at]` homes the cursor
+/// (`ESC[H`, `ESC[1;1H`, `ESC[;H`, `ESC[1H`, the same with `f`) or clears
+/// the screen (`ESC[2J`, `ESC[3J`): a full-screen redraw starts.
+fn homes(b: &[u8], at: usize, len: usize) -> bool {
+    if len < 3 || b[at + 1] != b'[' {
+        return false;
+    }
+    let (params, fin) = b[at + 2..at + len].split_at(len - 3);
+    match fin {
+        b"H" | b"f" => matches!(params, b"" | b"1" | b";" | b"1;1" | b";1" | b"1;"),
+        b"J" => matches!(params, b"2" | b"3"),
+        _ => false,
+    }
+}
+
+/// Error lines kept from the frames a redraw drew over, at most.
+const MAX_OVERDRAWN_ERRORS: usize = 64;
+
+/// `body` with its full-screen redraws resolved, or `None` when fewer
+/// than two frames were drawn (a single `clear` changes nothing). Frames
+/// are the text between escapes that home the cursor or clear the
+/// screen; the text before the first is kept, then every distinct error
+/// line of the frames drawn over, then (when those frames spanned lines)
+/// a line that counts them, then the last frame that is not blank and
+/// everything after it.
+fn last_frame(body: &[u8]) -> Option<Vec<u8>> {
+    // (start of the escape, end of it) of every home or clear, read as
+    // they come: only the first, and the last two frames, are needed.
+    let mut first: Option<usize> = None;
+    let mut frames = 0usize;
+    // The start of the last non-blank frame (just past its escape).
+    let mut last: Option<usize> = None;
+    let mut frame_start = 0usize;
+    let mut blank = true;
+    let mut i = 0;
+    let close = |start: usize, blank: bool, last: &mut Option<usize>, frames: &mut usize| {
+        if !blank {
+            *last = Some(start);
+            *frames += 1;
+        }
+    };
+    while i < body.len() {
+        let c = body[i];
+        if c == ESC {
+            let len = escape_len(body, i);
+            if homes(body, i, len) {
+                if first.is_none() {
+                    first = Some(i);
+                } else {
+                    close(frame_start, blank, &mut last, &mut frames);
+                }
+                frame_start = i + len;
+                blank = true;
+            }
+            i += len;
+            continue;
+        }
+        if first.is_some() && !c.is_ascii_whitespace() && c >= 0x20 {
+            blank = false;
+        }
+        i += 1;
+    }
+    let first = first?;
+    close(frame_start, blank, &mut last, &mut frames);
+    let last = last?;
+    if frames < 2 {
+        return None;
+    }
+    let over = &body[first..last];
+    let mut out = Vec::with_capacity(body.len() - over.len() + 128);
+    out.extend_from_slice(&body[..first]);
+    let mut errors: Vec<Vec<u8>> = Vec::new();
+    for line in over.split(|&b| b == b'\n' || b == CR) {
+        let mut cleaned = Vec::new();
+        // Each frame's text apart: a home between two texts ends one.
+        let mut k = 0;
+        while k < line.len() {
+            if line[k] == ESC {
+                let len = escape_len(line, k);
+                if homes(line, k, len) {
+                    cleaned.push(b'\n');
+                }
+                k += len;
+            } else {
+                cleaned.push(line[k]);
+                k += 1;
+            }
+        }
+        for piece in cleaned.split(|&b| b == b'\n') {
+            let mut text = Vec::new();
+            strip(piece, &mut text);
+            let t = text.trim_ascii();
+            let error = std::str::from_utf8(t).is_ok_and(crate::compress::shared::signal::is_error);
+            if error && errors.len() < MAX_OVERDRAWN_ERRORS && !errors.iter().any(|e| e == t) {
+                errors.push(t.to_vec());
+            }
+        }
+    }
+    let lines = memchr::memchr_iter(b'\n', over).count();
+    if (!errors.is_empty() || lines > 0) && !out.is_empty() && !out.ends_with(b"\n") {
+        out.push(b'\n');
+    }
+    for e in &errors {
+        out.extend_from_slice(e);
+        out.push(b'\n');
+    }
+    if lines > 0 {
+        out.extend_from_slice(
+            format!(
+                "\u{2026} caveman: {} earlier screen frames ({lines} lines) drawn over by the last \u{2026}\n",
+                frames - 1
+            )
+            .as_bytes(),
+        );
+    }
+    out.extend_from_slice(&body[last..]);
+    Some(out)
 }
 
 /// Lines end in bare CRs: two or more of them, and at most one LF (a
@@ -283,6 +412,28 @@ mod tests {
         assert_eq!(c("_\x08f_\x08i_\x08l_\x08e"), "file");
         assert_eq!(c("\u{e9}\x08\u{e9}t\u{e9}"), "\u{e9}t\u{e9}");
         assert_eq!(c("\x08x"), "x");
+    }
+
+    #[test]
+    fn full_screen_redraws_keep_the_last_frame() {
+        // PowerShell's progress bar: drawn at the top again and again,
+        // then blanked; the text before and the last frame stay.
+        let bar = |s: &str| format!("\x1b[1;1H\x1b[33;1mInstalling [{s}]\x1b[0m\x1b[?25h");
+        let s = format!(
+            "$ pwsh -c install\n{}{}{}\x1b[1;1H      \x1b[1;1Hnext step\r\nlast\n",
+            bar("10%"),
+            bar("50%"),
+            bar("done")
+        );
+        assert_eq!(c(&s), "$ pwsh -c install\nnext step\r\nlast\n");
+        // `top`: screens of several lines; an error drawn over stays.
+        let s = "$ top\n\x1b[H\x1b[2Jload 1\ntask a\n\x1b[H\x1b[2Jload 2\nERROR: task b died\n\x1b[H\x1b[2Jload 3\ntask c\n";
+        assert_eq!(
+            c(s),
+            "$ top\nERROR: task b died\n\u{2026} caveman: 2 earlier screen frames (4 lines) drawn over by the last \u{2026}\nload 3\ntask c\n"
+        );
+        // One clear is no redraw.
+        assert_eq!(c("\x1b[H\x1b[2Jhello\nworld\n"), "hello\nworld\n");
     }
 
     #[test]

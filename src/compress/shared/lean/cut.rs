@@ -26,7 +26,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::super::lines::{Keep, Lines, Pieces, Trace};
 use super::super::signal::{self, Level};
 use super::{
-    is_own_template, template, Rules, CONTINUATION, TIMESTAMP, TIME_OF_DAY, TS_EACH, TS_FORMATS,
+    is_own_template, template, testrun, Rules, CONTINUATION, TIMESTAMP, TIME_OF_DAY, TS_EACH,
+    TS_FORMATS,
 };
 use crate::compress::shared::secrets::holds_credential;
 
@@ -149,7 +150,9 @@ pub(crate) fn cut(
     }
     let from_end = |k: usize| n - 1 - k;
     let mut keep = Keep::new(n);
-    // Errors first: each distinct line once, with the record it heads.
+    // Errors first: each distinct line once, with the record it heads
+    // (a passing test named for an error, `test error ... ok`, too: one
+    // line, and a reader searching for "error" finds it).
     let signals =
         doc.matching(|l| signal::level(l) > Level::Other || rules.extra.is_some_and(|f| f(l)));
     clock.mark("signals");
@@ -195,6 +198,8 @@ pub(crate) fn cut(
         }
     }
     drop(signals);
+    // A failing test's evidence, whatever repeats across tests.
+    testrun::evidence(doc, &mut keep);
     // The first and last timestamps, of one format: the first line that
     // holds any, and the last line that holds one of that format.
     let first_ts = doc.iter().position(|l| TIMESTAMP.is_match(l));
@@ -345,12 +350,21 @@ pub(crate) fn cut(
             .map(|(w, v)| (v.0, w.as_str(), v.1.as_slice()))
             .collect();
         few.sort_unstable();
-        for &i in few.iter().flat_map(|f| f.2).take(cap) {
+        for &i in few
+            .iter()
+            .flat_map(|f| f.2)
+            .filter(|&&i| testrun::routine(doc.line(i)).is_none())
+            .take(cap)
+        {
             keep.set(i, "rare kind (a first word rare among the lines)");
         }
     }
     drop(verbs);
-    for &(_, i) in rare.iter().take(cap) {
+    for &(_, i) in rare
+        .iter()
+        .filter(|&&(_, i)| testrun::routine(doc.line(i)).is_none())
+        .take(cap)
+    {
         keep.set(i, "rare line (its kind occurs once or twice)");
     }
     // The rare lines past the cap: counted once every rule has kept what
@@ -363,7 +377,7 @@ pub(crate) fn cut(
         .filter(|(_, c)| c.count > 2)
         .take(MAX_EXEMPLARS)
     {
-        if !shown.contains(*t) {
+        if !shown.contains(*t) && testrun::routine(doc.line(c.first)).is_none() {
             keep.set(c.first, "one line of each kind");
         }
     }
@@ -436,25 +450,35 @@ pub(crate) fn cut(
     );
     let fitted = budget.is_some();
     let (mut pieces, _, trace) = keep.collapse(|run| {
-        (fitted || run.len() >= 2).then(|| {
-            let count = run.len();
-            let facts = if !fitted && count >= SUMMARY_RUN {
-                let f = super::super::runsum::summary(doc.range(run.clone()), SUMMARY_ROOM);
-                if f.is_empty() {
-                    first_words(doc.range(run))
-                } else {
-                    f
-                }
+        if !fitted && run.len() < 2 {
+            return None;
+        }
+        let count = run.len();
+        let facts = if fitted {
+            String::new()
+        } else if let Some(t) = testrun::tally(doc.range(run.clone())) {
+            t
+        } else if count >= SUMMARY_RUN {
+            let f = super::super::runsum::summary(doc.range(run.clone()), SUMMARY_ROOM);
+            if f.is_empty() {
+                first_words(doc.range(run.clone()))
             } else {
-                String::new()
-            };
-            let marker = if facts.is_empty() {
-                format!("\u{2026} {count} {unit} elided (caveman) \u{2026}")
-            } else {
-                format!("\u{2026} {count} {unit} elided (caveman): {facts} \u{2026}")
-            };
-            (marker, 0)
-        })
+                f
+            }
+        } else {
+            String::new()
+        };
+        let marker = if facts.is_empty() {
+            format!("\u{2026} {count} {unit} elided (caveman) \u{2026}")
+        } else {
+            format!("\u{2026} {count} {unit} elided (caveman): {facts} \u{2026}")
+        };
+        // A marker that costs as much as the lines it hides is not
+        // worth it: the lines stay.
+        if !fitted && marker_costs_more(doc.span(run.clone()), &marker) {
+            return None;
+        }
+        Some((marker, 0))
     });
     if let Some(note) = unfit.note(unit) {
         pieces.marker(note);
@@ -464,6 +488,14 @@ pub(crate) fn cut(
     }
     clock.mark("markers");
     Some((pieces, trace))
+}
+
+/// Whether `marker` costs at least as many tokens as the `hidden` text
+/// (its lines and their line feeds). Only short runs are counted: a run
+/// over four times the marker's bytes is always worth its marker.
+fn marker_costs_more(hidden: &str, marker: &str) -> bool {
+    hidden.len() <= 4 * marker.len()
+        && crate::tokens::count(hidden.as_bytes()) <= crate::tokens::count(marker.as_bytes())
 }
 
 /// What the closing marker states.

@@ -318,6 +318,7 @@ pub(crate) struct Rules {
 
 mod cut;
 mod kinds;
+mod testrun;
 
 pub(crate) use cut::cut;
 
