@@ -228,3 +228,31 @@ fn a_cursor_up_redraw_shows_the_final_screen() {
     let at: Vec<usize> = layers.iter().map(|l| v.find(l).unwrap()).collect();
     assert!(at.windows(2).all(|w| w[0] < w[1]), "{v}");
 }
+
+/// A status table whose cells are icons: each cell says what its image
+/// shows (its `alt`, else its file's stem without version numbers), the
+/// header row is followed by its separator, and rows follow each other
+/// without blank lines.
+#[test]
+fn html_table_cells_of_images_say_what_they_show() {
+    let mut rows = String::new();
+    for k in 0..6 {
+        let (a, b) = if k % 2 == 0 {
+            ("finished", "not-finished")
+        } else {
+            ("not-finished", "finished")
+        };
+        rows.push_str(&format!(
+            "<tr>\n  <td>Task {k}</td>\n  <td><img src=\"https://cdn.example.com/img/fff-277-{a}-2.png\" width=\"20px\"></td>\n  <td><img src=\"/img/x.png\" alt=\"{b}\"></td>\n</tr>\n"
+        ));
+    }
+    let story = "The team has been busy with the interface this month. ".repeat(12);
+    let page = format!(
+        "<html><head><title>Status</title></head><body><main><h1>Status</h1><p>{story}</p>\n<table>\n<tr><td></td><td>Draft</td><td>Review</td></tr>\n{rows}</table><p>{story}</p></main></body></html>\n"
+    );
+    let v = lean(&page);
+    assert!(
+        v.contains("| | Draft | Review |\n| --- | --- | --- |\n| Task 0 | fff-finished | not-finished |\n| Task 1 | fff-not-finished | finished |\n"),
+        "{v}"
+    );
+}

@@ -496,7 +496,14 @@ impl Iterator for Reader<'_, '_> {
         let opens =
             matches!(kind, Kind::Paragraph | Kind::List) && last.ends_with("::") && !directive
                 || DIRECTIVE_CODE.is_match(l);
-        self.literal_next = opens.then(|| indent(l));
+        // The literal block is indented past the paragraph that opens it:
+        // a list item's text column, not its marker's.
+        let column = if kind == Kind::List && !DIRECTIVE_CODE.is_match(l) {
+            indent(l) + l[..item_text_start(l)].trim_start().chars().count()
+        } else {
+            indent(l)
+        };
+        self.literal_next = opens.then_some(column);
         self.prev = Some(kind);
         self.i = end;
         Some(Block {
@@ -563,6 +570,22 @@ mod tests {
         assert_eq!(k[3], (5, 6, Kind::Heading));
         assert_eq!(k[4], (6, 7, Kind::Paragraph));
         assert_eq!(k.last(), Some(&(15, 19, Kind::Paragraph)));
+    }
+
+    #[test]
+    fn a_literal_block_ends_at_its_item_text_column() {
+        // reStructuredText: the literal block after an item's `::` is
+        // indented past the item's text; the item's next paragraph, at
+        // the text column, is prose again.
+        let t = "Contributing starts here.\nIt goes on.\nAnd on.\n\n#. Clone your fork and create a branch::\n\n    $ git clone x\n    $ cd pytest\n\n   Given we have versions, fixes will usually go in micro releases.\n";
+        assert_eq!(
+            kinds(t)[1..],
+            [
+                (4, 5, Kind::List),
+                (6, 8, Kind::Indented),
+                (9, 10, Kind::Paragraph),
+            ]
+        );
     }
 
     #[test]

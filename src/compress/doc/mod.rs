@@ -11,10 +11,12 @@
 //!   sentence that states a rule (must, should, never, required, the
 //!   default) or holds a figure (a number with its unit, a version, a
 //!   command, an option); a document with little prose keeps all of it;
-//! - lines with problem words, command lines (`$ …`) and query hits,
-//!   wherever they are (in addition to the skeleton: prose is never
-//!   reduced to the lines that mention an error);
-//! - code blocks of up to 12 lines whole; a longer example keeps its
+//! - command lines (`$ …`) and query hits, wherever they are; a
+//!   paragraph (wrapped lines joined) is one unit: one that reports a
+//!   problem stays whole, never a wrapped line of it alone, and a code
+//!   block is whole or its head and tail with its lines of error output
+//!   (`error[E0382]:`, a traceback), never a comment kept for its word;
+//! - code blocks of up to 24 lines whole; a longer example keeps its
 //!   fences, its first and last lines, and a code block that shows an
 //!   error stays whole;
 //! - tables of up to 20 rows whole, longer ones by the lean table rules;
@@ -57,8 +59,10 @@ const MIN_BYTES: usize = 600;
 /// A cut must hide at least this many bytes: a marker costs about ten
 /// tokens.
 const MIN_CUT: usize = 120;
-/// Code blocks of at most this many non-blank lines stay whole.
-const SHORT_CODE: usize = 12;
+/// Code blocks of at most this many non-blank lines stay whole: an
+/// example that is the documentation (a README's usage, a tutorial's
+/// listing) keeps the lines that call the API.
+const SHORT_CODE: usize = 24;
 /// A longer code block keeps this many lines at its head and
 /// [`TAIL_CODE`] at its end.
 const HEAD_CODE: usize = 6;
@@ -76,6 +80,13 @@ const MIN_GAP: usize = 60;
 const BOILER_LINES: usize = 4;
 /// A code block that shows an error stays whole up to this many lines.
 const ERROR_CODE: usize = 40;
+/// A list item of at most this much text (bytes, link targets folded)
+/// is not cut inside: its tail is its point (a citation's title, an
+/// option's values).
+const SHORT_ITEM: usize = 320;
+/// A view that saves less than this share (percent) of the document is
+/// not made: the document stays whole (without a budget).
+const MIN_SAVING: usize = 15;
 /// Query hits kept.
 const QUERY_FILL: usize = 12;
 /// Under a budget, a run of kept lines is one unit of at most this many
@@ -171,6 +182,14 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
         return Err(Decline("nothing to drop"));
     }
     let mut out = emit(&doc, &items);
+    if budget.is_none() && !was_cleaned {
+        // Folded link targets are not what the cut saves: the saving is
+        // weighed against the document with its targets folded.
+        let folded: usize = doc.iter().map(|l| fold_links(l).0.len() + 1).sum();
+        if out.len() * 100 > folded * (100 - MIN_SAVING) {
+            return Err(Decline("the cut would save under 15 %"));
+        }
+    }
     let mut notes = Vec::new();
     if links > 0 {
         notes.push(format!(
@@ -257,6 +276,8 @@ struct Gap {
     markup: usize,
     toc: usize,
     boiler: Option<&'static str>,
+    /// Non-blank lines of prose (paragraphs, list items).
+    prose: usize,
 }
 
 /// What a dropped range is.
@@ -298,6 +319,11 @@ impl Gap {
         }
         if self.toc > 0 {
             parts.push(plural(self.toc, "table of contents", "tables of contents"));
+        }
+        // A label accounts for every line it covers: prose among named
+        // lines is named too (a run of prose alone needs no label).
+        if self.prose > 0 && !parts.is_empty() {
+            parts.push(plural(self.prose, "line of prose", "lines of prose"));
         }
         let detail = if parts.is_empty() {
             String::new()
@@ -359,13 +385,14 @@ impl<'d, 'a> Plan<'d, 'a> {
         self.hits.binary_search(&i).is_ok()
     }
 
-    /// A line that stays whole wherever it is, and why.
+    /// A line that stays whole wherever it is, and why: a query hit or a
+    /// command line. Never a word: prose and code are not filtered by
+    /// error vocabulary (a paragraph is one unit, its sentences chosen by
+    /// role; a code block is whole or head and tail).
     fn must(&self, i: usize) -> Option<&'static str> {
         let l = self.line(i);
         if self.hit(i) {
             Some("query")
-        } else if problem(l) {
-            Some("problem word")
         } else if command(l) {
             Some("command line")
         } else {
@@ -465,7 +492,13 @@ impl<'d, 'a> Plan<'d, 'a> {
         };
         self.gap.lines = Some(start..r.end);
         match what {
-            What::Prose => {}
+            What::Prose => {
+                self.gap.prose += self
+                    .doc
+                    .range(r.clone())
+                    .filter(|l| !l.trim().is_empty())
+                    .count()
+            }
             What::Code(first) => self.gap.examples += usize::from(first),
             What::LinkDefs => self.gap.link_defs += r.len(),
             What::Markup => self.gap.markup += r.len(),
@@ -601,7 +634,7 @@ impl<'d, 'a> Plan<'d, 'a> {
             && self
                 .doc
                 .range(body.clone())
-                .any(|l| ERROR_OUTPUT.is_match(l));
+                .any(|l| ERROR_OUTPUT.is_match(l) || problem(l));
         if content <= SHORT_CODE || shows_error || body.is_empty() {
             let why = if shows_error {
                 "example with a problem word"
@@ -628,6 +661,8 @@ impl<'d, 'a> Plan<'d, 'a> {
                 Some("example's tail")
             } else if let Some(why) = self.must(i) {
                 Some(why)
+            } else if ERROR_OUTPUT.is_match(l) {
+                Some("error output")
             } else if patch && l.starts_with(['+', '-', '@']) {
                 Some("change in a patch")
             } else {
@@ -708,7 +743,17 @@ impl<'d, 'a> Plan<'d, 'a> {
                 j += 1;
             }
             let from = item_text_start(self.line(k));
-            self.sentence(k..j, from, "first sentence of a list item");
+            let size: usize = self
+                .doc
+                .range(k..j)
+                .map(|l| fold_links(l.trim()).0.len())
+                .sum::<usize>()
+                - from.min(self.line(k).len());
+            if size <= SHORT_ITEM {
+                (k..j).for_each(|i| self.keep_prose(i, "short list item"));
+            } else {
+                self.sentence(k..j, from, "first sentence of a list item");
+            }
             k = j;
         }
     }
@@ -755,6 +800,11 @@ impl<'d, 'a> Plan<'d, 'a> {
     /// sentence, or one whose cut would hide little, stays whole.
     fn sentence(&mut self, r: Range<usize>, from: usize, reason: &'static str) {
         let (s, e) = (r.start, r.end);
+        // A paragraph that reports a problem is one unit: whole, never a
+        // wrapped line of it alone (a fragment without its subject).
+        if (s..e).any(|i| problem(self.line(i))) {
+            return (s..e).for_each(|i| self.keep_prose(i, "paragraph with a problem word"));
+        }
         let Some(end) = first_sentence(self.doc.range(r.clone()), from) else {
             return (s..e).for_each(|i| self.keep_prose(i, reason));
         };

@@ -140,13 +140,15 @@ fn starts_sentence(s: &str) -> bool {
     s.chars().next().is_some_and(|c| !c.is_lowercase())
 }
 
-/// A sentence that states a rule: what must, should or may not be done,
-/// what is required, deprecated or the default.
+/// A sentence that states a rule: what must, should, may (RFC `MAY`) or
+/// may not be done, what only holds when, what is incompatible, required,
+/// deprecated or the default.
 static NORMATIVE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"(?i)\b(must|shall|should|never|always|required|requires?|mandatory|cannot|can't",
         r"|do not|don't|deprecated|defaults?|by default|recommended|at least|at most|maximum",
-        r"|minimum|important|warning|caution|note that|only if|unless|not supported)\b",
+        r"|minimum|important|warning|caution|note that|only|unless|not supported|incompatible",
+        r"|not allowed|forbidden|prohibited)\b|\b(?-i:MAY|OPTIONAL)\b",
     ))
     .expect("normative pattern")
 });
@@ -166,6 +168,8 @@ static FIGURE: LazyLock<Regex> = LazyLock::new(|| {
         r"|\bv?\d+\.\d+\.\d+|\bv\d+(\.\d+)?\b",
         r"|\b(version|release|python|node|go|rust|java|php|ruby)\s+\d+(\.\d+)*",
         r"|`[^`]+`|(^|\s)--?[a-zA-Z][\w-]*[=\s]",
+        // A sentence that lists the values something takes.
+        r"|\b(is|are|be|of) (one|any|either) of\b|\beither\b.*\bor\b",
     ))
     .expect("figure pattern")
 });

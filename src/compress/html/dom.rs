@@ -127,6 +127,52 @@ pub(super) struct Dom {
     /// Elements with a `role` attribute, and its value (the lean view
     /// reads landmarks: navigation, complementary, contentinfo).
     pub roles: rustc_hash::FxHashMap<Id, Box<str>>,
+    /// Images, and what they show in words: the `alt` text, else the
+    /// file stem of `src` (a status icon `not-finished.png` says
+    /// `not-finished`). Only the lean view reads it.
+    pub images: rustc_hash::FxHashMap<Id, Box<str>>,
+}
+
+/// What an image shows in words: its `alt` text, else its file's stem
+/// (`/img/not-finished.png?v=2` is `not-finished`); at most 80 bytes.
+fn image_words(attrs: &[Attribute]) -> Option<Box<str>> {
+    let get = |n: &str| {
+        attrs
+            .iter()
+            .find(|a| a.name.ns.is_empty() && &*a.name.local == n)
+            .map(|a| a.value.trim())
+            .filter(|v| !v.is_empty())
+    };
+    let words = match get("alt") {
+        Some(alt) => alt,
+        None => {
+            let src = get("src")?;
+            let path = src.split(['?', '#']).next().unwrap_or("");
+            let file = path.rsplit('/').next().unwrap_or("");
+            let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
+            (!stem.is_empty() && !src.starts_with("data:")).then_some(stem)?
+        }
+    };
+    // Numbers in a file's name are versions and sizes, not what it
+    // shows: `fff-277-finished-2` is `fff-finished`.
+    let words: String = if get("alt").is_some() {
+        words.to_string()
+    } else {
+        let parts: Vec<&str> = words
+            .split(['-', '_'])
+            .filter(|p| !p.is_empty() && !p.bytes().all(|b| b.is_ascii_digit()))
+            .collect();
+        if parts.is_empty() {
+            words.to_string()
+        } else {
+            parts.join("-")
+        }
+    };
+    let mut end = words.len().min(80);
+    while !words.is_char_boundary(end) {
+        end -= 1;
+    }
+    Some(words[..end].into())
 }
 
 /// The first child of `n`, or `None`.
@@ -198,6 +244,7 @@ pub(super) fn parse(text: &str) -> Dom {
         nodes: RefCell::new(nodes),
         hints: RefCell::new(Default::default()),
         roles: RefCell::new(Default::default()),
+        images: RefCell::new(Default::default()),
         quirks: Cell::new(QuirksMode::NoQuirks),
     };
     html5ever::parse_document(sink, Default::default()).one(StrTendril::from_slice(text))
@@ -208,6 +255,7 @@ struct Sink {
     nodes: RefCell<Vec<Node>>,
     hints: RefCell<rustc_hash::FxHashMap<Id, Box<str>>>,
     roles: RefCell<rustc_hash::FxHashMap<Id, Box<str>>>,
+    images: RefCell<rustc_hash::FxHashMap<Id, Box<str>>>,
     quirks: Cell<QuirksMode>,
 }
 
@@ -295,6 +343,7 @@ impl TreeSink for Sink {
             nodes: self.nodes.into_inner(),
             hints: self.hints.into_inner(),
             roles: self.roles.into_inner(),
+            images: self.images.into_inner(),
         }
     }
 
@@ -316,6 +365,7 @@ impl TreeSink for Sink {
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, _flags: ElementFlags) -> Id {
+        let image = &*name.local == "img";
         let id = self.push(Data::Element {
             ns: Ns::of(&name.ns),
             local: name.local,
@@ -328,6 +378,11 @@ impl TreeSink for Sink {
             .find(|a| a.name.ns.is_empty() && &*a.name.local == "role")
         {
             self.roles.borrow_mut().insert(id, (&*r.value).into());
+        }
+        if image {
+            if let Some(w) = image_words(&attrs) {
+                self.images.borrow_mut().insert(id, w);
+            }
         }
         id
     }

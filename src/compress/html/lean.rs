@@ -408,14 +408,17 @@ pub(super) fn render(dom: &Dom, root: Id) -> String {
                     if t.cells > 0 {
                         out.push_str(" |");
                     }
-                    if t.rows == 0 && t.headers > 0 {
+                    // The first row is the header row, `th` or not: the
+                    // document reader reads pipe rows under a separator.
+                    if t.rows == 0 {
                         out.push_char('\n');
                         out.push_str(&format!("|{}", " --- |".repeat(t.cells)));
                     }
                     t.rows += 1;
                 }
+                // The next row (or the table's end) breaks the line: no
+                // blank line between rows.
                 out.prefix = None;
-                brk(&mut out, 1);
             }
             ("td" | "th", _) if in_data(id) => {
                 if entered {
@@ -436,6 +439,15 @@ pub(super) fn render(dom: &Dom, root: Id) -> String {
                 || matches!(tag, "td" | "th") =>
             {
                 brk(&mut out, 1)
+            }
+            // An image in a data table's cell says what it shows (a
+            // status icon's name), else the cell reads blank.
+            ("img", false) if in_cell > 0 => {
+                if let Some(w) = dom.images.get(&id) {
+                    out.push_char(' ');
+                    out.push_str(&w.replace(['|', '\n', '\r'], " "));
+                    out.push_char(' ');
+                }
             }
             _ if INLINE.contains(&tag) => {}
             _ => out.push_char(' '),
