@@ -112,7 +112,12 @@ impl LeanCut<'_> {
                 .map(|i| self.cells[i].get(c).map_or("", |x| x.trim()))
                 .collect();
             let full: Vec<&str> = vals.iter().copied().filter(|v| !v.is_empty()).collect();
-            let (a, b) = (full.first()?, full.last()?);
+            // Least first, as every range is written.
+            let (mut a, mut b) = (full.first()?, full.last()?);
+            let value = |t: &str| quantity::quantity(t).map_or(0.0, |q| q.1);
+            if value(a) > value(b) {
+                std::mem::swap(&mut a, &mut b);
+            }
             let name = shown_name(self.names[c]);
             let empty = vals.len() - full.len();
             Some(match (a == b, empty) {
@@ -1028,6 +1033,26 @@ mod tests {
         for i in 298..=300 {
             assert!(out.contains(&format!("\n{i},player number {i},")), "{out}");
         }
+    }
+
+    #[test]
+    fn a_table_sorted_by_a_measure_is_ranked_by_it() {
+        let mut s = String::from("player,club,score\n");
+        for i in 1..=300 {
+            let club = ["north harbour rovers", "south bay united"][i % 2];
+            let score = 9000 - i * 7 - (i * i) % 5;
+            s.push_str(&format!("player number {i},{club},{score}\n"));
+        }
+        let out = csv(&s);
+        assert!(out.contains("ranked by score (descending)"), "{out}");
+        assert!(out.contains("player number 12,"), "{out}");
+        // The hidden rows' scores, least first.
+        let lo = 9000 - 297 * 7 - (297 * 297) % 5;
+        let hi = 9000 - 13 * 7 - (13 * 13) % 5;
+        assert!(
+            out.contains(&format!("rows elided (caveman): score={lo}..{hi}")),
+            "{out}"
+        );
     }
 
     #[test]

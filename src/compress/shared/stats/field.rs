@@ -112,6 +112,8 @@ pub struct Field<'a> {
     pub(super) order: usize,
     /// The order of its strings while every one is a date.
     pub dates: Dates<'a>,
+    /// The least and greatest length of its strings, in characters.
+    pub lengths: Option<(usize, usize)>,
 }
 
 impl<'a> Field<'a> {
@@ -135,6 +137,7 @@ impl<'a> Field<'a> {
             pooled,
             order,
             dates: Dates::new(),
+            lengths: None,
         }
     }
 
@@ -217,6 +220,10 @@ impl<'a> Field<'a> {
             Scalar::Str(s) => {
                 self.strings += 1;
                 self.dates.add(s);
+                let len = s.chars().count();
+                let (lo, hi) = self.lengths.get_or_insert((len, len));
+                *lo = (*lo).min(len);
+                *hi = (*hi).max(len);
                 if self.many {
                     if self.seen.len() < MAX_DISTINCT {
                         self.seen.insert(s);

@@ -47,6 +47,9 @@ pub(super) const VALUE_UNITS: usize = 4;
 /// A numeric field with at most this many distinct values, repeating, has
 /// its distribution stated beside its range.
 pub(super) const MAX_NUMERIC_SPREAD: usize = 6;
+/// Strings of at least this many characters make a many-valued field
+/// free text, whose summary states its lengths.
+pub(super) const FREE_TEXT: usize = 40;
 /// Greatest values remembered per numeric field.
 pub const TOP: usize = 3;
 /// A value is rare (its holders are kept) when at most this many units
@@ -366,7 +369,7 @@ impl<'a> Stats<'a> {
                 continue;
             }
             // Dates as a span, unless they are a few categories.
-            if f.dated() && (f.many || !f.categorical() || f.values.len() > 2) {
+            if f.dated() && (f.many || !f.categorical()) {
                 if let Some(span) = f.dates.span() {
                     many.push((fi, format!("{name}: {span}")));
                 }
@@ -467,7 +470,13 @@ impl<'a> Stats<'a> {
                     }
                 }
                 let text = if others.is_empty() {
-                    format!("{name}: {} distinct", distinct_text(f))
+                    // Free text (descriptions, comments) says how long it is.
+                    match f.lengths {
+                        Some((lo, hi)) if hi >= FREE_TEXT => {
+                            format!("{name}: {} distinct, {lo}..{hi} chars", distinct_text(f))
+                        }
+                        _ => format!("{name}: {} distinct", distinct_text(f)),
+                    }
                 } else {
                     format!(
                         "{name}: {} distinct among {} strings, and {}",
@@ -674,6 +683,22 @@ mod tests {
         assert_eq!(
             s.render("rows", false, 1000),
             "10 total rows; answer: \u{201c}honest, kind, and loyal\u{201d}×6 \u{201c}honest, kind and loyal\u{201d}×4"
+        );
+    }
+
+    #[test]
+    fn free_text_states_its_lengths() {
+        let mut s = Stats::new(64);
+        let texts: Vec<String> = (0..20)
+            .map(|i| format!("comment {i}: {}", "word ".repeat(i % 9 + 1).trim_end()))
+            .collect();
+        for (i, t) in texts.iter().enumerate() {
+            s.unit();
+            s.add(i, "comment", Scalar::Str(t));
+        }
+        assert_eq!(
+            s.render("rows", false, 1000),
+            "20 total rows; comment: 20 distinct, 15..56 chars"
         );
     }
 
