@@ -154,12 +154,12 @@ pub fn date_key(s: &str) -> Option<i64> {
             // A name or its abbreviation (`Sep`, `Sept`), not a word that
             // starts like one (`Marching`).
             let named = |x: &&str| x.starts_with(word);
-            if let Some(i) = MONTHS.iter().position(|x| named(&x)) {
+            if let Some(i) = MONTHS.iter().position(|x| named(x)) {
                 if m.is_some() {
                     return None;
                 }
                 m = Some(i as i64 + 1);
-            } else if !WEEKDAYS.iter().any(|x| named(&x)) {
+            } else if !WEEKDAYS.iter().any(|x| named(x)) {
                 return None;
             }
         } else if w.contains(':') {

@@ -705,9 +705,9 @@ mod tests {
     #[test]
     fn dates_are_stated_as_a_span() {
         let mut s = Stats::new(64);
-        for i in 0..40 {
+        for (i, day) in DAYS.iter().enumerate() {
             s.unit();
-            s.add(i, "date", Scalar::Str(DAYS[i]));
+            s.add(i, "date", Scalar::Str(day));
         }
         assert_eq!(
             s.render("rows", false, 1000),
