@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use super::super::shared::stats::{Field, Mode, Scalar, Stats};
+use super::super::shared::stats::{date_key, Field, Mode, Scalar, Stats};
 use super::super::shared::{dropped_runs, relevance, signal};
 use super::{contains, rebuild, Out, MARKER_GUARD, QUERY_FILL};
 use crate::compress::{Compressed, Decline, Input, Trace};
@@ -84,6 +84,8 @@ pub(crate) struct LeanCut<'a> {
     spans: Vec<Option<(f64, f64)>>,
     /// Per column: how many distinct values it holds.
     distinct: Vec<usize>,
+    /// The column the table is ranked by.
+    ranked: Option<usize>,
 }
 
 impl LeanCut<'_> {
@@ -103,6 +105,33 @@ impl LeanCut<'_> {
         note: Option<&str>,
     ) -> String {
         let r = run.len();
+        // A ranked table's run says first what it ranks: `Median=40000..38000`.
+        let rank_note = self.ranked.filter(|_| !first).and_then(|c| {
+            let vals: Vec<&str> = run
+                .clone()
+                .map(|i| self.cells[i].get(c).map_or("", |x| x.trim()))
+                .collect();
+            let full: Vec<&str> = vals.iter().copied().filter(|v| !v.is_empty()).collect();
+            // Least first, as every range is written.
+            let (mut a, mut b) = (full.first()?, full.last()?);
+            let value = |t: &str| quantity::quantity(t).map_or(0.0, |q| q.1);
+            if value(a) > value(b) {
+                std::mem::swap(&mut a, &mut b);
+            }
+            let name = shown_name(self.names[c]);
+            let empty = vals.len() - full.len();
+            Some(match (a == b, empty) {
+                (true, 0) => format!("all {name}={a}"),
+                (false, 0) => format!("{name}={a}..{b}"),
+                (_, e) => format!("{name}={a}..{b} ({e} empty)"),
+            })
+        });
+        let note = match (rank_note.as_deref(), note) {
+            (Some(k), Some(n)) => Some(format!("{n}; {k}")),
+            (Some(k), None) => Some(k.to_string()),
+            (None, n) => n.map(str::to_string),
+        };
+        let note = note.as_deref();
         let noted = |s: Option<&str>| match (note, s) {
             (Some(n), Some(s)) => lean_marker(r, Some(&format!("{n}; {s}"))),
             (Some(n), None) => lean_marker(r, Some(n)),
@@ -130,6 +159,9 @@ impl LeanCut<'_> {
         }
         let shared = st.render_shared(room, |f: &Field<'_>| {
             match self.names.iter().position(|n| n.trim() == f.name) {
+                // A run's dates are its span.
+                Some(c) if Some(c) == self.ranked => Mode::Skip,
+                Some(_) if f.dated() => Mode::Normal,
                 Some(c) if !varied.contains(&c) => Mode::Constant,
                 Some(c) if self.numeric[c].is_some() => Mode::Normal,
                 Some(c) if self.categorical[c] && long => Mode::Enumerate,
@@ -289,6 +321,185 @@ fn is_id_column(name: &str) -> bool {
         || n.ends_with("_rank")
 }
 
+/// Rows a ranked table keeps from its top, contiguous (a leaderboard's
+/// leaders, not a sample of them), and from its bottom.
+const RANK_HEAD: usize = 12;
+const RANK_TAIL: usize = 3;
+/// Groups of a long-format table (`symbol` of `symbol,date,price`) whose
+/// first, last and extreme rows are kept, at most.
+const MAX_GROUPS: usize = 40;
+/// Measures of a long-format table whose extremes are kept per group, at
+/// most.
+const GROUP_MEASURES: usize = 3;
+
+/// A column that ranks its rows by name (`rank`, `#`, `place`).
+fn is_rank_name(name: &str) -> bool {
+    let n = name.trim().to_ascii_lowercase();
+    [
+        "rank", "ranking", "#", "place", "position", "pos", "standing",
+    ]
+    .contains(&n.as_str())
+        || n.ends_with("_rank")
+        || n.ends_with(" rank")
+}
+
+/// A column whose order is time's, not a ranking (`year`, `date`,
+/// `timestamp`): a series sorted by it is not a leaderboard.
+fn is_time_name(name: &str) -> bool {
+    let n = name.trim().to_ascii_lowercase();
+    [
+        "time", "date", "year", "month", "day", "epoch", "week", "hour",
+    ]
+    .iter()
+    .any(|w| n.contains(w))
+}
+
+/// The column a table is ranked by, and whether it descends: a column
+/// named as a rank (`Rank` 1, 2, 3 …) that ascends, else the first
+/// numeric measure (not an id, not a time, not evenly stepped like a row
+/// number) whose values never turn back in at least 90 % of the rows,
+/// with at least three distinct values.
+fn ranked_column(
+    names: &[&str],
+    cells: &[Vec<&str>],
+    numeric: &[Option<Family>],
+) -> Option<(usize, bool)> {
+    let n = cells.len();
+    let order = |c: usize| -> Option<(bool, bool, bool)> {
+        numeric[c]?;
+        let xs: Vec<f64> = cells
+            .iter()
+            .filter_map(|r| quantity::quantity(r.get(c)?.trim()).map(|q| q.1))
+            .collect();
+        if xs.len() * 10 < n * 9 || xs.len() < 3 {
+            return None;
+        }
+        let steps: Vec<f64> = xs.windows(2).map(|w| w[1] - w[0]).collect();
+        let changes = steps.iter().filter(|&&d| d != 0.0).count();
+        let asc = steps.iter().all(|&d| d >= 0.0);
+        let desc = steps.iter().all(|&d| d <= 0.0);
+        let even = steps.iter().all(|&d| d == steps[0]);
+        (changes >= 2).then_some((asc, desc, even))
+    };
+    let by_name = (0..names.len())
+        .find(|&c| is_rank_name(names[c]) && order(c).is_some_and(|(asc, _, _)| asc));
+    if let Some(c) = by_name {
+        return Some((c, false));
+    }
+    (0..names.len()).find_map(|c| {
+        let name = names[c].trim();
+        // `RespondentID`, `userId`: identifiers, sorted or not.
+        let id = name.ends_with("ID") || name.ends_with("Id") || is_id_column(name);
+        if name.is_empty() || id || is_time_name(name) {
+            return None;
+        }
+        let (asc, desc, even) = order(c)?;
+        (!even && (asc || desc)).then_some((c, desc))
+    })
+}
+
+/// The group column of a long-format table (`symbol,date,price`,
+/// `country,year,value`): a text column of 2 to [`MAX_GROUPS`] values,
+/// and a time column (named as one, or of dates) that repeats across the
+/// groups, so that a group and a time name a row (90 % of the rows at
+/// least).
+fn group_column(names: &[&str], cells: &[Vec<&str>], numeric: &[Option<Family>]) -> Option<usize> {
+    let width = names.len();
+    let n = cells.len();
+    fn cell<'a>(r: &[&'a str], c: usize) -> &'a str {
+        r.get(c).map_or("", |x| x.trim())
+    }
+    let distinct = |c: usize, cap: usize| -> Option<usize> {
+        let mut seen = rustc_hash::FxHashSet::default();
+        for r in cells {
+            seen.insert(cell(r, c));
+            if seen.len() > cap {
+                return None;
+            }
+        }
+        Some(seen.len())
+    };
+    (0..width).filter(|&c| numeric[c].is_none()).find(|&g| {
+        let Some(groups) = distinct(g, MAX_GROUPS) else {
+            return false;
+        };
+        if groups < 2 || n < 2 * groups {
+            return false;
+        }
+        (0..width).filter(|&k| k != g).any(|k| {
+            // The repeating column is time: a year, a date.
+            let time = is_time_name(names[k])
+                || cells
+                    .iter()
+                    .take(64)
+                    .all(|r| date_key(cell(r, k)).is_some());
+            let Some(keys) = distinct(k, n / 2).filter(|_| time) else {
+                return false;
+            };
+            let mut pairs = rustc_hash::FxHashSet::default();
+            for r in cells {
+                pairs.insert((cell(r, g), cell(r, k)));
+            }
+            keys >= 3 && keys * groups * 10 >= n * 9 && pairs.len() * 10 >= n * 9
+        })
+    })
+}
+
+/// The rows of each group of a long-format table that show its course:
+/// its first and last row, and the rows of its least and greatest value
+/// of the first [`GROUP_MEASURES`] measures; groups in order of first
+/// appearance.
+fn group_rows(
+    names: &[&str],
+    cells: &[Vec<&str>],
+    numeric: &[Option<Family>],
+    group: usize,
+) -> Vec<Vec<usize>> {
+    let measures: Vec<usize> = (0..names.len())
+        .filter(|&c| numeric[c].is_some() && !is_id_column(names[c].trim()))
+        .filter(|&c| !is_time_name(names[c]))
+        .take(GROUP_MEASURES)
+        .collect();
+    // Per group: first row, last row, and per measure (least, greatest).
+    type Course = (usize, usize, Vec<Option<((f64, usize), (f64, usize))>>);
+    let mut index: rustc_hash::FxHashMap<&str, usize> = Default::default();
+    let mut courses: Vec<Course> = Vec::new();
+    for (i, r) in cells.iter().enumerate() {
+        let g = r.get(group).map_or("", |x| x.trim());
+        let at = *index.entry(g).or_insert_with(|| {
+            courses.push((i, i, vec![None; measures.len()]));
+            courses.len() - 1
+        });
+        let course = &mut courses[at];
+        course.1 = i;
+        for (m, &c) in measures.iter().enumerate() {
+            let Some(x) = r.get(c).and_then(|t| quantity::quantity(t.trim())) else {
+                continue;
+            };
+            let x = x.1;
+            let e = course.2[m].get_or_insert(((x, i), (x, i)));
+            if x < e.0 .0 {
+                e.0 = (x, i);
+            }
+            if x > e.1 .0 {
+                e.1 = (x, i);
+            }
+        }
+    }
+    courses
+        .into_iter()
+        .map(|(first, last, ext)| {
+            let mut rows = vec![first, last];
+            for ((_, lo), (_, hi)) in ext.into_iter().flatten() {
+                rows.extend([lo, hi]);
+            }
+            rows.sort_unstable();
+            rows.dedup();
+            rows
+        })
+        .collect()
+}
+
 /// Keeps `units` if they still fit in `room` bytes (those already kept
 /// cost nothing).
 fn admit(keep: &mut [bool], units: &[usize], lens: &[usize], room: &mut usize) {
@@ -334,19 +545,25 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
         }
     }
     account(&mut trace, &keep, &mut why, "error");
-    for k in keep.iter_mut().take(LEAN_HEAD) {
-        *k = true;
-    }
-    for k in keep.iter_mut().skip(n.saturating_sub(g.tail)) {
-        *k = true;
-    }
-    account(&mut trace, &keep, &mut why, "head/tail");
     // Which columns are numbers, with or without units.
     let numeric: Vec<Option<Family>> = (0..width)
         .map(|c| {
             quantity::column(cells.iter().map(|r| r.get(c).copied().unwrap_or(""))).map(|(f, _)| f)
         })
         .collect();
+    // A ranked table keeps its leaders whole and its last few.
+    let ranked = ranked_column(&g.names, &cells, &numeric);
+    let (head, tail) = match ranked {
+        Some(_) => (RANK_HEAD, RANK_TAIL.max(g.tail)),
+        None => (LEAN_HEAD, g.tail),
+    };
+    for k in keep.iter_mut().take(head) {
+        *k = true;
+    }
+    for k in keep.iter_mut().skip(n.saturating_sub(tail)) {
+        *k = true;
+    }
+    account(&mut trace, &keep, &mut why, "head/tail");
     let mut st = Stats::new(MAX_COLUMNS);
     for (i, row) in cells.iter().enumerate() {
         st.unit();
@@ -380,6 +597,19 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
         &keep,
         &mut why,
         "top or bottom of a numeric column",
+    );
+    // A long-format table: each group's course, not a global sample.
+    if let Some(group) = group_column(&g.names, &cells, &numeric) {
+        let mut room = (total / 16).clamp(2048, 32768);
+        for rows in group_rows(&g.names, &cells, &numeric, group) {
+            admit(&mut keep, &rows, &lens, &mut room);
+        }
+    }
+    account(
+        &mut trace,
+        &keep,
+        &mut why,
+        "first, last or extreme row of a group",
     );
     // Rows unlike their neighbours: one of each pattern of empty cells.
     let mut patterns: Vec<(Vec<bool>, usize)> = Vec::new();
@@ -419,6 +649,17 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
     account(&mut trace, &keep, &mut why, "marker would not pay");
     let dropped_bytes: usize = (0..n).filter(|&i| !keep[i]).map(|i| lens[i]).sum();
     let mut summary = st.render("rows", false, (dropped_bytes / 4).max(600));
+    if let Some((c, desc)) = ranked {
+        let by = format!(
+            "ranked by {} ({})",
+            shown_name(g.names[c]),
+            if desc { "descending" } else { "ascending" }
+        );
+        summary = match summary.split_once("; ") {
+            Some((head, rest)) => format!("{head}; {by}; {rest}"),
+            None => format!("{summary}; {by}"),
+        };
+    }
     if let Some(b) = budget {
         // Rows by priority within the budget; the summary shrinks first.
         use super::super::shared::lines::Keep;
@@ -481,6 +722,22 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
         categorical,
         spans,
         distinct,
+        ranked: ranked.map(|r| r.0),
+    }
+}
+
+/// A column's name as a marker writes it: as it is when it is one word,
+/// else quoted.
+fn shown_name(name: &str) -> Cow<'_, str> {
+    let name = name.trim();
+    if !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_.-#/()%".contains(&b) || b >= 0x80)
+    {
+        name.into()
+    } else {
+        format!("\"{name}\"").into()
     }
 }
 
@@ -752,6 +1009,78 @@ mod tests {
             out.contains("all CPU(cores)=5m MEMORY(bytes)=40Mi"),
             "{out}"
         );
+    }
+
+    fn csv(text: &str) -> String {
+        let t = table::parse(text.as_bytes()).unwrap();
+        String::from_utf8(lean_dsv(text.as_bytes(), &t, "", None).unwrap().bytes).unwrap()
+    }
+
+    #[test]
+    fn a_ranked_table_keeps_its_leaders_whole() {
+        let mut s = String::from("rank,player,club,score\n");
+        for i in 1..=300 {
+            let club = ["north harbour rovers", "south bay united"][i % 2];
+            s.push_str(&format!("{i},player number {i},{club},{}\n", 5000 - i * 7));
+        }
+        let out = csv(&s);
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[1].contains("ranked by rank (ascending)"), "{out}");
+        for (k, i) in (1..=12).enumerate() {
+            assert!(
+                lines[2 + k].starts_with(&format!("{i},player number {i},")),
+                "{out}"
+            );
+        }
+        assert!(
+            lines[14].contains("rows elided") && lines[14].contains("rank=13.."),
+            "{out}"
+        );
+        for i in 298..=300 {
+            assert!(out.contains(&format!("\n{i},player number {i},")), "{out}");
+        }
+    }
+
+    #[test]
+    fn a_table_sorted_by_a_measure_is_ranked_by_it() {
+        let mut s = String::from("player,club,score\n");
+        for i in 1..=300 {
+            let club = ["north harbour rovers", "south bay united"][i % 2];
+            let score = 9000 - i * 7 - (i * i) % 5;
+            s.push_str(&format!("player number {i},{club},{score}\n"));
+        }
+        let out = csv(&s);
+        assert!(out.contains("ranked by score (descending)"), "{out}");
+        assert!(out.contains("player number 12,"), "{out}");
+        // The hidden rows' scores, least first.
+        let lo = 9000 - 297 * 7 - (297 * 297) % 5;
+        let hi = 9000 - 13 * 7 - (13 * 13) % 5;
+        assert!(
+            out.contains(&format!("rows elided (caveman): score={lo}..{hi}")),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_long_format_table_keeps_each_groups_course() {
+        let mut s = String::from("symbol,date,price\n");
+        for (k, sym) in ["MSFT", "AMZN", "IBM", "AAPL"].iter().enumerate() {
+            for m in 0..120 {
+                let price = 100 + (m * 37 + k * 11) % 90;
+                s.push_str(&format!(
+                    "{sym},{}-{:02}-01,{price}.25\n",
+                    2000 + m / 12,
+                    m % 12 + 1
+                ));
+            }
+        }
+        let out = csv(&s);
+        for sym in ["MSFT", "AMZN", "IBM", "AAPL"] {
+            assert!(out.contains(&format!("\n{sym},2000-01-01,")), "{out}");
+            assert!(out.contains(&format!("\n{sym},2009-12-01,")), "{out}");
+            assert!(out.contains(&format!("all symbol={sym}; price=")), "{out}");
+        }
+        assert!(out.contains("(sorted ascending)"), "{out}");
     }
 
     #[test]

@@ -6,8 +6,9 @@
 
 use crate::table::quantity;
 
-/// A table of at most this many tokens is read whole, whatever it holds.
-pub(super) const SMALL_TOKENS: usize = 1000;
+/// A table of at most this many tokens is read whole, whatever it holds
+/// (a sample and its markers would cost about what the rows do).
+pub(super) const SMALL_TOKENS: usize = 2000;
 /// A table of at most this many data rows (a benchmark's results, a
 /// short report) is read whole within [`SHORT_TOKENS`].
 pub(super) const SHORT_ROWS: usize = 30;
@@ -162,6 +163,27 @@ mod tests {
         );
         let ids = grid(&[&["7065", "a tweet"], &["7066", "another"]]);
         assert_eq!(keys_note("id", &ids, 0..2, 0), None);
+    }
+
+    #[test]
+    fn a_two_column_lookup_is_a_reference_table() {
+        let cells = grid(&[
+            &["AD", "Europe"],
+            &["AE", "Asia"],
+            &["AF", "Asia"],
+            &["AG", "North America"],
+        ]);
+        assert_eq!(reference_key(2, &cells), Some(0));
+        let series = grid(&[&["1880", "-0.17"], &["1881", "-0.09"], &["1882", "-0.11"]]);
+        assert_eq!(reference_key(2, &series), None);
+    }
+
+    #[test]
+    fn tables_of_two_thousand_tokens_are_read_whole() {
+        assert!(read_whole(1999, 150, None, None));
+        assert!(!read_whole(2001, 150, None, None));
+        assert!(read_whole(5000, 300, Some(0), None));
+        assert!(!read_whole(1999, 150, None, Some(1000)));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use std::cmp::Ordering;
 
+use super::date::Dates;
 use super::number::cmp_number;
 use super::{is_secret_name, MAX_DISTINCT, MAX_ENUM, MAX_VALUE, TOP, VALUE_UNITS};
 use crate::compress::shared::secrets::holds_credential;
@@ -109,6 +110,10 @@ pub struct Field<'a> {
     pub pooled: bool,
     /// The field is in the first unit (for the order of `fields:`).
     pub(super) order: usize,
+    /// The order of its strings while every one is a date.
+    pub dates: Dates<'a>,
+    /// The least and greatest length of its strings, in characters.
+    pub lengths: Option<(usize, usize)>,
 }
 
 impl<'a> Field<'a> {
@@ -131,6 +136,8 @@ impl<'a> Field<'a> {
             nulls: 0,
             pooled,
             order,
+            dates: Dates::new(),
+            lengths: None,
         }
     }
 
@@ -142,6 +149,14 @@ impl<'a> Field<'a> {
     /// The field has few distinct strings (and only strings).
     pub fn enumerable(&self) -> bool {
         self.strings > 0 && !self.many
+    }
+
+    /// The field holds only dates, more than one (its summary is a span).
+    pub fn dated(&self) -> bool {
+        self.numbers == 0
+            && self.bools() == 0
+            && self.dates.count() == Some(self.strings)
+            && self.dates.span().is_some()
     }
 
     /// The field's strings are categories: few distinct values, each held
@@ -204,6 +219,11 @@ impl<'a> Field<'a> {
             Scalar::Str("") => {}
             Scalar::Str(s) => {
                 self.strings += 1;
+                self.dates.add(s);
+                let len = s.chars().count();
+                let (lo, hi) = self.lengths.get_or_insert((len, len));
+                *lo = (*lo).min(len);
+                *hi = (*hi).max(len);
                 if self.many {
                     if self.seen.len() < MAX_DISTINCT {
                         self.seen.insert(s);

@@ -26,7 +26,9 @@
 //! that round to the same float (integers beyond 2^53, long decimals) are
 //! told apart by their digits.
 
+mod date;
 mod field;
+pub use date::date_key;
 mod number;
 
 pub use field::{statable, Field, Mode, Scalar, Seen};
@@ -45,6 +47,9 @@ pub(super) const VALUE_UNITS: usize = 4;
 /// A numeric field with at most this many distinct values, repeating, has
 /// its distribution stated beside its range.
 pub(super) const MAX_NUMERIC_SPREAD: usize = 6;
+/// Strings of at least this many characters make a many-valued field
+/// free text, whose summary states its lengths.
+pub(super) const FREE_TEXT: usize = 40;
 /// Greatest values remembered per numeric field.
 pub const TOP: usize = 3;
 /// A value is rare (its holders are kept) when at most this many units
@@ -363,6 +368,13 @@ impl<'a> Stats<'a> {
                 }
                 continue;
             }
+            // Dates as a span, unless they are a few categories.
+            if f.dated() && (f.many || !f.categorical()) {
+                if let Some(span) = f.dates.span() {
+                    many.push((fi, format!("{name}: {span}")));
+                }
+                continue;
+            }
             if f.enumerable() {
                 let mixed = f.numbers > 0 || f.bools() > 0;
                 if !mixed
@@ -458,7 +470,13 @@ impl<'a> Stats<'a> {
                     }
                 }
                 let text = if others.is_empty() {
-                    format!("{name}: {} distinct", distinct_text(f))
+                    // Free text (descriptions, comments) says how long it is.
+                    match f.lengths {
+                        Some((lo, hi)) if hi >= FREE_TEXT => {
+                            format!("{name}: {} distinct, {lo}..{hi} chars", distinct_text(f))
+                        }
+                        _ => format!("{name}: {} distinct", distinct_text(f)),
+                    }
                 } else {
                     format!(
                         "{name}: {} distinct among {} strings, and {}",
@@ -525,7 +543,10 @@ fn shown_values<'s>(values: &'s [Seen<'_>]) -> (Shown<'s>, (usize, usize)) {
             if statable(v.text) {
                 Some(std::borrow::Cow::Borrowed(v.text))
             } else {
-                shortened(v.text).map(std::borrow::Cow::Owned)
+                quoted(v.text)
+                    .filter(|_| v.text.len() <= MAX_VALUE)
+                    .or_else(|| shortened(v.text))
+                    .map(std::borrow::Cow::Owned)
             }
         })
         .collect();
@@ -533,8 +554,10 @@ fn shown_values<'s>(values: &'s [Seen<'_>]) -> (Shown<'s>, (usize, usize)) {
         let unique = texts[i]
             .as_ref()
             .filter(|t| texts.iter().filter(|u| u.as_ref() == Some(*t)).count() == 1);
-        match unique {
-            Some(t) => shown.push((t.clone(), v.count)),
+        // Two long values with one head are each written whole, quoted,
+        // when they are not too long.
+        match unique.cloned().or_else(|| quoted(v.text).map(Into::into)) {
+            Some(t) => shown.push((t, v.count)),
             None => {
                 other.0 += 1;
                 other.1 += v.count;
@@ -542,6 +565,22 @@ fn shown_values<'s>(values: &'s [Seen<'_>]) -> (Shown<'s>, (usize, usize)) {
         }
     }
     (shown, other)
+}
+
+/// A value with a separator (`, `, `; `, two spaces) but otherwise clean
+/// and not long, written whole between typographic quotes (a CSV or JSON
+/// marker does not escape them): `“honest, kind and loyal”` and
+/// `“honest, kind, and loyal”` are two values, not one head.
+fn quoted(v: &str) -> Option<String> {
+    let clean = !v.is_empty()
+        && v.len() <= 2 * MAX_VALUE
+        && v.trim() == v
+        && !v.contains(['"', '\u{201c}', '\u{201d}'])
+        && !v.contains('×')
+        && !v.contains("caveman")
+        && !v.chars().any(|c| c.is_control() || c == '\u{2026}')
+        && !holds_credential(v);
+    clean.then(|| format!("\u{201c}{v}\u{201d}"))
 }
 
 /// A value too long (or with a separator) to be stated, as an
@@ -628,6 +667,96 @@ mod tests {
         assert!(s.holders().is_empty());
         assert_eq!(s.extremes(2), vec![vec![0, 1], vec![2]]);
     }
+
+    #[test]
+    fn values_with_separators_are_quoted_not_counted() {
+        let mut s = Stats::new(64);
+        for i in 0..10 {
+            s.unit();
+            let v = if i % 3 == 0 {
+                "honest, kind and loyal"
+            } else {
+                "honest, kind, and loyal"
+            };
+            s.add(i, "answer", Scalar::Str(v));
+        }
+        assert_eq!(
+            s.render("rows", false, 1000),
+            "10 total rows; answer: \u{201c}honest, kind, and loyal\u{201d}×6 \u{201c}honest, kind and loyal\u{201d}×4"
+        );
+    }
+
+    #[test]
+    fn free_text_states_its_lengths() {
+        let mut s = Stats::new(64);
+        let texts: Vec<String> = (0..20)
+            .map(|i| format!("comment {i}: {}", "word ".repeat(i % 9 + 1).trim_end()))
+            .collect();
+        for (i, t) in texts.iter().enumerate() {
+            s.unit();
+            s.add(i, "comment", Scalar::Str(t));
+        }
+        assert_eq!(
+            s.render("rows", false, 1000),
+            "20 total rows; comment: 20 distinct, 15..56 chars"
+        );
+    }
+
+    #[test]
+    fn dates_are_stated_as_a_span() {
+        let mut s = Stats::new(64);
+        for (i, day) in DAYS.iter().enumerate() {
+            s.unit();
+            s.add(i, "date", Scalar::Str(day));
+        }
+        assert_eq!(
+            s.render("rows", false, 1000),
+            "40 total rows; date: 2012-01-01 \u{2192} 2012-02-09 (sorted ascending)"
+        );
+    }
+
+    const DAYS: [&str; 40] = [
+        "2012-01-01",
+        "2012-01-02",
+        "2012-01-03",
+        "2012-01-04",
+        "2012-01-05",
+        "2012-01-06",
+        "2012-01-07",
+        "2012-01-08",
+        "2012-01-09",
+        "2012-01-10",
+        "2012-01-11",
+        "2012-01-12",
+        "2012-01-13",
+        "2012-01-14",
+        "2012-01-15",
+        "2012-01-16",
+        "2012-01-17",
+        "2012-01-18",
+        "2012-01-19",
+        "2012-01-20",
+        "2012-01-21",
+        "2012-01-22",
+        "2012-01-23",
+        "2012-01-24",
+        "2012-01-25",
+        "2012-01-26",
+        "2012-01-27",
+        "2012-01-28",
+        "2012-01-29",
+        "2012-01-30",
+        "2012-01-31",
+        "2012-02-01",
+        "2012-02-02",
+        "2012-02-03",
+        "2012-02-04",
+        "2012-02-05",
+        "2012-02-06",
+        "2012-02-07",
+        "2012-02-08",
+        "2012-02-09",
+    ];
 
     #[test]
     fn rare_values_of_a_field_with_a_default() {
