@@ -15,6 +15,10 @@ pub struct Dates<'a> {
     pub descending: bool,
     pub earliest: Option<(i64, &'a str)>,
     pub latest: Option<(i64, &'a str)>,
+    /// Two different strings read as the same second (fractions of a
+    /// second, two spellings of a day): their order is not known, so no
+    /// span is claimed.
+    tied: bool,
 }
 
 impl<'a> Dates<'a> {
@@ -36,7 +40,10 @@ impl<'a> Dates<'a> {
         if n > 0 {
             self.ascending &= k >= self.prev;
             self.descending &= k <= self.prev;
+            self.tied |= k == self.prev && self.last != Some(s);
         }
+        let differs = |x: Option<(i64, &str)>| x.is_some_and(|(e, t)| e == k && t != s);
+        self.tied |= differs(self.earliest) || differs(self.latest);
         self.first.get_or_insert(s);
         self.last = Some(s);
         self.prev = k;
@@ -60,6 +67,9 @@ impl<'a> Dates<'a> {
     pub fn span(&self) -> Option<String> {
         let (first, last) = (self.first?, self.last?);
         self.count()?;
+        if self.tied {
+            return None;
+        }
         let (e, l) = (self.earliest?.1, self.latest?.1);
         if e == l {
             return None;
@@ -69,7 +79,7 @@ impl<'a> Dates<'a> {
         } else if self.descending {
             format!("{first} \u{2192} {last} (sorted descending)")
         } else {
-            format!("{first} \u{2192} {last} (not sorted: earliest {e}, latest {l})")
+            format!("earliest {e}, latest {l} (not sorted: first {first}, last {last})")
         })
     }
 }
@@ -154,12 +164,12 @@ pub fn date_key(s: &str) -> Option<i64> {
             // A name or its abbreviation (`Sep`, `Sept`), not a word that
             // starts like one (`Marching`).
             let named = |x: &&str| x.starts_with(word);
-            if let Some(i) = MONTHS.iter().position(|x| named(x)) {
+            if let Some(i) = MONTHS.iter().position(&named) {
                 if m.is_some() {
                     return None;
                 }
                 m = Some(i as i64 + 1);
-            } else if !WEEKDAYS.iter().any(|x| named(x)) {
+            } else if !WEEKDAYS.iter().any(named) {
                 return None;
             }
         } else if w.contains(':') {
@@ -202,6 +212,19 @@ mod tests {
     }
 
     #[test]
+    fn fractions_of_one_second_claim_no_span() {
+        let mut d = Dates::new();
+        for s in [
+            "2017-10-20T18:26:06.587026663Z",
+            "2017-10-20T18:26:06.587016622Z",
+            "2017-10-20T18:27:55.851305996Z",
+        ] {
+            d.add(s);
+        }
+        assert_eq!(d.span(), None);
+    }
+
+    #[test]
     fn a_span_says_whether_it_is_sorted() {
         let mut d = Dates::new();
         for s in ["Jan 1 2000", "Feb 1 2000", "Mar 1 2010"] {
@@ -217,7 +240,7 @@ mod tests {
         }
         assert_eq!(
             d.span().unwrap(),
-            "2001-05-01 \u{2192} 2002-01-01 (not sorted: earliest 2000-01-01, latest 2003-01-01)"
+            "earliest 2000-01-01, latest 2003-01-01 (not sorted: first 2001-05-01, last 2002-01-01)"
         );
         let mut d = Dates::new();
         d.add("2000-01-01");

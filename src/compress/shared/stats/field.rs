@@ -112,8 +112,11 @@ pub struct Field<'a> {
     pub(super) order: usize,
     /// The order of its strings while every one is a date.
     pub dates: Dates<'a>,
-    /// The least and greatest length of its strings, in characters.
+    /// The least and greatest length of its strings, in characters;
+    /// `None` too once a string held a byte that is not text (U+FFFD: a
+    /// Latin-1 export read as UTF-8), whose length the view may not show.
     pub lengths: Option<(usize, usize)>,
+    garbled: bool,
 }
 
 impl<'a> Field<'a> {
@@ -138,6 +141,7 @@ impl<'a> Field<'a> {
             order,
             dates: Dates::new(),
             lengths: None,
+            garbled: false,
         }
     }
 
@@ -216,14 +220,24 @@ impl<'a> Field<'a> {
                     }
                 }
             }
-            Scalar::Str("") => {}
+            // An empty string is a length too: a range never hides it.
+            Scalar::Str("") => {
+                if !self.garbled {
+                    self.lengths.get_or_insert((0, 0)).0 = 0;
+                }
+            }
             Scalar::Str(s) => {
                 self.strings += 1;
                 self.dates.add(s);
-                let len = s.chars().count();
-                let (lo, hi) = self.lengths.get_or_insert((len, len));
-                *lo = (*lo).min(len);
-                *hi = (*hi).max(len);
+                self.garbled |= s.contains('\u{fffd}');
+                if self.garbled {
+                    self.lengths = None;
+                } else {
+                    let len = s.chars().count();
+                    let (lo, hi) = self.lengths.get_or_insert((len, len));
+                    *lo = (*lo).min(len);
+                    *hi = (*hi).max(len);
+                }
                 if self.many {
                     if self.seen.len() < MAX_DISTINCT {
                         self.seen.insert(s);

@@ -703,6 +703,20 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_text_starts_the_length_range() {
+        let mut s = Stats::new(64);
+        let mut texts: Vec<String> = (0..20)
+            .map(|i| format!("comment {i}: {}", "word ".repeat(i % 9 + 1).trim_end()))
+            .collect();
+        texts[3].clear();
+        for (i, t) in texts.iter().enumerate() {
+            s.unit();
+            s.add(i, "comment", Scalar::Str(t));
+        }
+        assert!(s.render("rows", false, 1000).contains(", 0..56 chars"));
+    }
+
+    #[test]
     fn dates_are_stated_as_a_span() {
         let mut s = Stats::new(64);
         for (i, day) in DAYS.iter().enumerate() {
