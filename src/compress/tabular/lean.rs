@@ -826,6 +826,16 @@ pub(crate) fn lean_aligned(
         None => Vec::new(),
     };
     let width = t.cells(plain[t.rows[0]]).len();
+    // A two-column tool table is a lookup (`pip list`: package → version):
+    // read whole as a CSV lookup is, its rows are the answer.
+    if width == 2 && t.rows.len() <= super::whole::REFERENCE_ROWS && text.len() <= 64 * 1024 {
+        let rows: Vec<Vec<&str>> = t.rows.iter().map(|&r| t.cells(plain[r])).collect();
+        let key = super::whole::reference_key(width, &rows);
+        let tokens = crate::tokens::count(text.as_bytes());
+        if super::whole::read_whole(tokens, rows.len(), key, budget) {
+            return Some(Compressed::new(text.as_bytes().to_vec()));
+        }
+    }
     const LS: [&str; 9] = [
         "mode", "links", "owner", "group", "size", "month", "day", "time", "name",
     ];
@@ -1097,6 +1107,18 @@ mod tests {
         assert!(out.contains("60 total rows"), "{out}");
         assert!(out.contains("code: 60 distinct"), "{out}");
         assert!(!out.contains("mode") && !out.contains("#1"), "{out}");
+    }
+
+    #[test]
+    fn a_two_column_lookup_is_read_whole() {
+        let mut s = String::from(
+            "Package                   Version\n------------------------- -----------\n",
+        );
+        for k in 0..84 {
+            s.push_str(&format!("pkg-alpha-{k:<15} {}.{}.{}\n", k % 5, k % 7, k));
+        }
+        let out = aligned(&s);
+        assert_eq!(out, s);
     }
 
     #[test]
