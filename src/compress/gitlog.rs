@@ -7,36 +7,14 @@
 //! bar, and the diffstat summary. Blank lines between commits go. A log
 //! drawn with `--graph` is not read here (the line rules take it).
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
 use super::{Compressed, Decline};
-use crate::compress::doc::first_sentence;
+use crate::compress::shared::commits::{self, Role, COMMIT, SHORT_HASH, STAT_FILE};
 use crate::compress::shared::lines::Lines;
 
 /// A message body of at most this many bytes stays whole.
 const MESSAGE_KEEP: usize = 300;
-/// Hex digits of a hash the view keeps.
-const SHORT_HASH: usize = 10;
 /// Fewer commits are left to the line rules.
 const MIN_COMMITS: usize = 3;
-
-static COMMIT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^commit ([0-9a-f]{7,64})((?: \(.*\))?)\r?$").expect("commit line")
-});
-static FIELD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(Author|AuthorDate|Commit|CommitDate|Date|Merge|Reflog|Signed-off-by):\s")
-        .expect("field")
-});
-/// ` path | 12 +++---` or ` path | Bin 0 -> 12 bytes`.
-static STAT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^( \S.*?\s+\|\s+\d+) [+-]+\r?$").expect("stat line"));
-/// Message lines that point elsewhere: kept from a long message.
-static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*(fixes|fixed|closes|closed|resolves|resolved|refs|see|breaking[ -]change|reverts?|cherry picked from)\b")
-        .expect("reference line")
-});
 
 /// The view, or `None` when `text` is not a plain `git log`.
 pub(super) fn lean(text: &str, query: &str) -> Option<Result<Compressed, Decline>> {
@@ -50,8 +28,8 @@ pub(super) fn lean(text: &str, query: &str) -> Option<Result<Compressed, Decline
     if !COMMIT.is_match(doc.line(first)) {
         return None;
     }
-    let commits = doc.iter().filter(|l| COMMIT.is_match(l)).count();
-    if commits < MIN_COMMITS {
+    let count = doc.iter().filter(|l| COMMIT.is_match(l)).count();
+    if count < MIN_COMMITS {
         return None;
     }
     let mut out = String::with_capacity(text.len() / 2);
@@ -65,12 +43,12 @@ pub(super) fn lean(text: &str, query: &str) -> Option<Result<Compressed, Decline
     }
     while i < n {
         let line = doc.line(i).trim_end_matches('\r');
-        let Some(c) = COMMIT.captures(line) else {
+        let Some(head) = commits::header(&doc, i) else {
             // Between commits: a diffstat, name-status lines, anything a
             // format printed. Blank lines go.
             if line.trim().is_empty() {
                 blank += 1;
-            } else if let Some(s) = STAT.captures(line) {
+            } else if let Some(s) = STAT_FILE.captures(line).filter(|s| !s[2].trim().is_empty()) {
                 out.push_str(&s[1]);
                 out.push('\n');
                 bars += 1;
@@ -81,33 +59,13 @@ pub(super) fn lean(text: &str, query: &str) -> Option<Result<Compressed, Decline
             i += 1;
             continue;
         };
-        let hash = &c[1];
-        let short = &hash[..hash.len().min(SHORT_HASH)];
-        let mut head = format!("commit {short}{}", &c[2]);
-        i += 1;
-        let mut extra = Vec::new();
-        while i < n {
-            let l = doc.line(i).trim_end_matches('\r');
-            let Some(f) = FIELD.captures(l) else { break };
-            let value = l[f[0].len()..].trim();
-            match &f[1] {
-                "Author" | "Date" | "Merge" => {
-                    head.push_str(" | ");
-                    if &f[1] == "Merge" {
-                        head.push_str("Merge: ");
-                    }
-                    head.push_str(value);
-                }
-                _ => extra.push(l),
-            }
-            i += 1;
-        }
-        out.push_str(&head);
+        out.push_str(&head.line);
         out.push('\n');
-        for l in extra {
+        for l in head.other {
             out.push_str(l);
             out.push('\n');
         }
+        i = head.end;
         // The message: indented lines and the blank lines among them.
         let start = i;
         while i < n {
@@ -128,7 +86,7 @@ pub(super) fn lean(text: &str, query: &str) -> Option<Result<Compressed, Decline
         cut_message += dropped;
         blank += blanks;
     }
-    let mut said = vec![format!("{commits} commits, each on one line with its author and date (hashes cut to {SHORT_HASH} characters)")];
+    let mut said = vec![format!("{count} commits, each on one line with its author and date (hashes cut to {SHORT_HASH} characters)")];
     if blank > 0 {
         said.push(format!("{blank} blank lines dropped"));
     }
@@ -154,63 +112,22 @@ pub(super) fn lean(text: &str, query: &str) -> Option<Result<Compressed, Decline
     })
 }
 
-/// A commit message (lines `start..end`): the subject, and the body whole
-/// when short, else its first sentence and its reference lines. The kept
-/// text, the message lines it drops, and the blank lines it drops. Lines
-/// holding a query word stay too.
+/// A commit message (lines `start..end`) cut by [`commits::message`]:
+/// the kept text, the message lines it drops, and the blank lines it
+/// drops (every blank line goes).
 fn message(doc: &Lines<'_>, start: usize, end: usize, query: &[String]) -> (String, usize, usize) {
     let mut out = String::new();
-    let mut k = start;
-    let mut blanks = 0;
-    while k < end && doc.line(k).trim().is_empty() {
-        k += 1;
-        blanks += 1;
-    }
-    if k >= end {
-        return (out, 0, blanks);
-    }
-    let push = |out: &mut String, l: &str| {
-        out.push_str(l.trim_end_matches('\r'));
-        out.push('\n');
-    };
-    push(&mut out, doc.line(k));
-    let body = k + 1..end;
-    let bytes: usize = doc.range(body.clone()).map(|l| l.trim().len()).sum();
-    if bytes <= MESSAGE_KEEP {
-        for j in body {
-            if doc.line(j).trim().is_empty() {
-                blanks += 1;
-            } else {
-                push(&mut out, doc.line(j));
+    let (mut dropped, mut blanks) = (0, 0);
+    let roles = commits::message(doc, start..end, MESSAGE_KEEP, query);
+    for (k, role) in (start..end).zip(roles) {
+        let l = doc.line(k);
+        match role {
+            Role::Subject | Role::Kept => {
+                out.push_str(l.trim_end_matches('\r'));
+                out.push('\n');
             }
-        }
-        return (out, 0, blanks);
-    }
-    let mut p = body.start;
-    while p < end && doc.line(p).trim().is_empty() {
-        p += 1;
-        blanks += 1;
-    }
-    let mut q = p;
-    while q < end && !doc.line(q).trim().is_empty() {
-        q += 1;
-    }
-    let upto = first_sentence(doc.range(p..q), 0).map_or(q, |e| p + e.line + 1);
-    for j in p..upto {
-        push(&mut out, doc.line(j));
-    }
-    let mut dropped = 0;
-    for j in upto..end {
-        let l = doc.line(j);
-        if l.trim().is_empty() {
-            blanks += 1;
-        } else if REFERENCE.is_match(l) || {
-            let low = l.to_lowercase();
-            query.iter().any(|w| low.contains(w.as_str()))
-        } {
-            push(&mut out, l);
-        } else {
-            dropped += 1;
+            _ if l.trim().is_empty() => blanks += 1,
+            _ => dropped += 1,
         }
     }
     if dropped > 0 {

@@ -11,8 +11,8 @@
 //!   hunks whose line counts do not add up keep one line of context around
 //!   their changes, the rest in markers in place (such hunks are not
 //!   applied by `git apply` anyway).
-//! - `git log -p` and `git format-patch` mail: the commit, author and date
-//!   lines, the subject, the body's first sentence; the rest of a long
+//! - `git log -p` and `git format-patch` mail: each commit's hash, author
+//!   and date on one line (as the lean `git log` view), the subject, the body's first sentence; the rest of a long
 //!   message, mail headers other than From/Date/Subject and a diffstat
 //!   whose files all follow as diffs go to markers (the diffstat's summary
 //!   line stays). DEP-3 and quilt headers are kept as fields; a quilt
@@ -30,6 +30,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use self::fit::{fit, reason};
+use crate::compress::shared::commits::{COMMIT, SHORT_HASH, STAT_FILE};
 use crate::compress::shared::dropped_runs;
 use crate::compress::shared::lines::{Lines, Trace};
 use crate::compress::{Compressed, Decline};
@@ -44,21 +45,14 @@ const MESSAGE_KEEP: usize = 1200;
 /// Query hits kept among context lines.
 const QUERY_FILL: usize = 16;
 
-static COMMIT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^commit [0-9a-f]{7,64}\b").expect("commit pattern"));
 static MAIL_FROM: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^From [0-9a-f]{40} ").expect("mail pattern"));
-/// A header field of a commit or a mail (`Author: x`).
-static FIELD: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^[A-Za-z][A-Za-z0-9-]*:( |$)").expect("field pattern"));
 /// DEP-3 and quilt header fields that open a patch.
 static DEP3: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(Description|Subject|Author|From|Origin|Bug(-[A-Za-z]+)?|Forwarded|Applied-Upstream|Last-Update|Reviewed-by|Acked-by|Signed-off-by|Index):")
         .expect("dep3 pattern")
 });
-/// A diffstat's file line, summary line or mode line.
-static STAT_FILE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^ \S.* \|\s+(\d+ ?[+-]*|Bin .*)$").expect("stat file pattern"));
+/// A diffstat's summary line or mode line.
 static STAT_OTHER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^ (\d+ files? changed|(create|delete) mode \d+ |rename |mode change |copy )")
         .expect("stat other pattern")
@@ -123,6 +117,8 @@ struct Account {
     marked: usize,
     index: usize,
     other: usize,
+    /// Commit headers written on one line.
+    commits: usize,
 }
 
 struct Cut<'d, 'a> {
@@ -675,7 +671,7 @@ pub(super) fn run(text: &str, query: &str, budget: Option<usize>) -> Result<Comp
     }
     let Cut { parts, account, .. } = cut;
     let dropped = account.context + account.index + account.other;
-    if dropped == 0 && !was_cleaned {
+    if dropped == 0 && account.commits == 0 && !was_cleaned {
         return Err(Decline("no context to trim"));
     }
     let mut said = Vec::new();
@@ -684,6 +680,13 @@ pub(super) fn run(text: &str, query: &str, budget: Option<usize>) -> Result<Comp
     }
     if account.index > 0 {
         said.push(format!("{} index lines elided", account.index));
+    }
+    if account.commits > 0 {
+        let s = if account.commits == 1 { "" } else { "s" };
+        said.push(format!(
+            "{} commit header{s} on one line (hashes cut to {SHORT_HASH} characters)",
+            account.commits
+        ));
     }
     if account.recut > 0 {
         said.push("hunks re-cut with their line numbers recomputed".to_string());
@@ -734,6 +737,9 @@ pub(super) fn run(text: &str, query: &str, budget: Option<usize>) -> Result<Comp
             Body::Text(t) => {
                 out.push_str(t);
                 out.push_str(doc.cr);
+                if p.class != Class::Marker {
+                    trace.add(reason(p.class), p.covers);
+                }
             }
         }
     }

@@ -2,6 +2,7 @@
 //! BM25 relevance and robust statistics.
 
 pub mod clean;
+pub mod commits;
 pub mod fold;
 pub mod invariants;
 pub mod kinds;

@@ -3,20 +3,26 @@
 
 use std::ops::Range;
 
-use super::{Class, Cut, COMMIT, DEP3, FIELD, MAIL_FROM, MESSAGE_KEEP, STAT_FILE, STAT_OTHER};
-use crate::compress::doc::first_sentence;
+use super::{Body, Class, Cut, DEP3, MAIL_FROM, MESSAGE_KEEP, STAT_OTHER};
+use crate::compress::shared::commits::{self, Role, COMMIT, STAT_FILE};
 
 impl Cut<'_, '_> {
-    /// `commit <hash>` and its fields, then the indented message.
+    /// `commit <hash>` and its fields on one line (hash, author, date,
+    /// merge parents; other fields as they are), then the indented
+    /// message.
     pub(super) fn commit(&mut self, i: usize) -> usize {
         let n = self.doc.len();
         self.file = None;
         self.hunk = None;
-        let mut j = i + 1;
-        while j < n && FIELD.is_match(self.line(j)) {
-            j += 1;
-        }
-        self.keep(i..j, Class::Heading);
+        let Some(head) = commits::header(self.doc, i) else {
+            self.keep(i..i + 1, Class::Heading);
+            return i + 1;
+        };
+        let mut j = head.end;
+        let covers = j - i - head.other.len();
+        self.account.commits += 1;
+        self.push(Body::Text(head.line), Class::Heading, covers);
+        self.keep(j - head.other.len()..j, Class::Heading);
         let start = j;
         while j < n && (self.blank(j) || self.line(j).starts_with("    ")) {
             j += 1;
@@ -77,35 +83,29 @@ impl Cut<'_, '_> {
         j
     }
 
-    /// A message: blank lines before it, its subject, and its body whole
-    /// when short; else the body's first sentence and a marker for the
-    /// rest (trailers included).
+    /// A message cut by [`commits::message`] (a body of at most
+    /// `MESSAGE_KEEP` bytes whole): each run of dropped lines in a marker
+    /// indented by `indent`.
     pub(super) fn message(&mut self, r: Range<usize>, indent: &str) {
+        let roles = commits::message(self.doc, r.clone(), MESSAGE_KEEP, &[]);
         let mut k = r.start;
-        while k < r.end && self.blank(k) {
-            k += 1;
+        for run in roles.chunk_by(|a, b| (*a == Role::Dropped) == (*b == Role::Dropped)) {
+            let lines = k..k + run.len();
+            k = lines.end;
+            if run[0] == Role::Dropped {
+                self.account.other += self.drop(lines, indent, "lines of the message");
+                continue;
+            }
+            let s = run
+                .iter()
+                .position(|&x| x == Role::Subject)
+                .map_or(lines.end, |s| lines.start + s);
+            self.keep(lines.start..s, Class::Text);
+            if s < lines.end {
+                self.keep(s..s + 1, Class::Heading);
+                self.keep(s + 1..lines.end, Class::Text);
+            }
         }
-        self.keep(r.start..k, Class::Text);
-        if k >= r.end {
-            return;
-        }
-        self.keep(k..k + 1, Class::Heading);
-        let body = k + 1..r.end;
-        let bytes: usize = self.doc.range(body.clone()).map(|l| l.trim().len()).sum();
-        if bytes <= MESSAGE_KEEP {
-            return self.keep(body, Class::Text);
-        }
-        let mut p = body.start;
-        while p < body.end && self.blank(p) {
-            p += 1;
-        }
-        let mut q = p;
-        while q < body.end && !self.blank(q) {
-            q += 1;
-        }
-        let upto = first_sentence(self.doc.range(p..q), 0).map_or(q, |e| p + e.line + 1);
-        self.keep(body.start..upto, Class::Text);
-        self.account.other += self.drop(upto..body.end, indent, "lines of the message");
     }
 
     /// A diffstat: its per-file and mode lines go when every file of it
