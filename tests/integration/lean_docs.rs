@@ -2,7 +2,10 @@
 //! leftovers): a gutter stays coherent, a story in a layout table is the
 //! page, rules and figures outlive the first sentence while boilerplate
 //! folds under a marker that names it, examples keep head and tail, small
-//! tables stay whole, and cursor-up redraws show the final screen. Each
+//! tables stay whole, cursor-up redraws show the final screen, an index
+//! page's links in a `nav` are the page, a contents list folds only when
+//! it repeats the headings, and a long changelog folds its link targets
+//! where a short one stays whole. Each
 //! payload is rebuilt here from the shapes real tools and sites print.
 
 use crate::util::TestCommand;
@@ -258,4 +261,118 @@ fn html_table_cells_of_images_say_what_they_show() {
         v.contains("| | Draft | Review |\n| --- | --- | --- |\n| Task 0 | fff-finished | not-finished |\n| Task 1 | fff-not-finished | finished |\n"),
         "{v}"
     );
+}
+
+/// An index page: the list of the site's pages sits in a `nav` (a
+/// chrome element), the `main` holds one line.
+fn index_page() -> String {
+    let mut links = String::new();
+    for k in 0..40 {
+        links.push_str(&format!(
+            "<li><a href=\"/docs/ch{k}.html\">Chapter {k}: configuring subsystem {k}</a></li>\n"
+        ));
+    }
+    format!(
+        "<!doctype html><html><head><title>Manual index</title></head><body>\n<header><a href=\"/\">Home</a></header>\n<nav class=\"toc\"><h2>Contents</h2><ul>\n{links}</ul></nav>\n<main><h1>Manual</h1><p>Pick a chapter.</p></main>\n<footer>(c) 2024 Example</footer>\n</body></html>\n"
+    )
+}
+
+#[test]
+fn an_index_page_whose_links_sit_in_a_nav_is_its_links() {
+    let page = index_page();
+    let v = lean(&page);
+    assert!(v.len() * 10 < page.len() * 6, "{v}");
+    assert!(!v.contains("<li>"), "{v}");
+    // Every page the index names, with the page's own line.
+    for k in 0..40 {
+        assert!(
+            v.contains(&format!("- Chapter {k}: configuring subsystem {k}\n")),
+            "{v}"
+        );
+    }
+    assert!(v.contains("# Manual\n\nPick a chapter."), "{v}");
+}
+
+#[test]
+fn a_contents_list_folds_only_when_it_repeats_the_outline() {
+    let chatter = "It tells how the maintainers met and what they had for lunch on the day of the first release, and nothing in it is of use to a reader who wants to run the tool today.";
+    let mut doc = String::from("# Handbook\n\n## Contents\n\n");
+    for k in 0..8 {
+        doc.push_str(&format!("- Part {k}: the workings of stage {k}\n"));
+    }
+    for k in 0..3 {
+        doc.push_str(&format!(
+            "\n## Notes {k}\n\nThe notes of day {k} come first. {chatter} {chatter}\n"
+        ));
+    }
+    // Entries that name no heading: the book's parts, kept.
+    let v = lean(&doc);
+    for k in 0..8 {
+        assert!(
+            v.contains(&format!("- Part {k}: the workings of stage {k}")),
+            "{v}"
+        );
+    }
+    // The same list when its entries are the headings below: folded.
+    for k in 0..8 {
+        doc.push_str(&format!(
+            "\n## Part {k}: the workings of stage {k}\n\nStage {k} runs first. {chatter}\n"
+        ));
+    }
+    let v = lean(&doc);
+    assert!(
+        v.contains("## Contents\n\n\u{2026} 8 lines elided (caveman): table of contents \u{2026}"),
+        "{v}"
+    );
+    assert!(v.contains("## Part 7: the workings of stage 7"), "{v}");
+}
+
+/// A changelog in the shape `regex` and `errno` keep: setext version
+/// headings, each item a link to its issue and a line saying what it
+/// fixed.
+fn changelog(versions: usize) -> String {
+    let mut doc = String::new();
+    for v in (0..versions).rev() {
+        let title = format!("1.{v}.0 (2024-01-{:02})", v % 28 + 1);
+        doc.push_str(&format!(
+            "{title}\n{}\nBug fixes:\n\n",
+            "=".repeat(title.len())
+        ));
+        for i in 0..6 {
+            let n = v * 10 + i;
+            doc.push_str(&format!(
+                "* [#{n}](https://github.com/example-org/example-project/issues/{n}):\nFix item {n} of the parser.\n"
+            ));
+        }
+        doc.push_str("\n\n");
+    }
+    doc
+}
+
+#[test]
+fn a_long_changelog_folds_its_link_targets_a_short_one_stays_whole() {
+    let long = changelog(80);
+    assert!(long.len() > 40_000);
+    let v = lean(&long);
+    assert!(v.len() * 10 < long.len() * 7, "{v}");
+    for ver in 0..80 {
+        let heading = format!("1.{ver}.0 (2024-01-");
+        assert!(v.lines().any(|l| l.starts_with(&heading)), "{ver}: {v}");
+        for i in 0..6 {
+            let n = ver * 10 + i;
+            assert!(
+                v.contains(&format!(
+                    "* [#{n}](\u{2026}):\nFix item {n} of the parser.\n"
+                )),
+                "{v}"
+            );
+        }
+    }
+    assert!(
+        v.contains("\u{2026} caveman: 480 link targets shown as (\u{2026}) \u{2026}"),
+        "{v}"
+    );
+    // A short one saves as much but is read whole.
+    let short = changelog(8);
+    assert_eq!(lean(&short), short);
 }

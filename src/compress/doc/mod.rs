@@ -22,7 +22,9 @@
 //! - tables of up to 20 rows whole, longer ones by the lean table rules;
 //! - boilerplate folds to one marker that names it: the body of a
 //!   licence, copyright, authors or contributors, code of conduct, "Status
-//!   of This Memo" or contents section, and a licence's text.
+//!   of This Memo" section, a contents section whose entries are the
+//!   document's own headings (a list of other pages is read as any list),
+//!   and a licence's text.
 //!
 //! What goes first: examples, link reference definitions, markup and
 //! badges, tables of contents, and the targets of inline links (`[text](…)`).
@@ -85,6 +87,10 @@ const SHORT_ITEM: usize = 320;
 /// A view that saves less than this share (percent) of the document is
 /// not made: the document stays whole (without a budget).
 const MIN_SAVING: usize = 15;
+/// A document of at least this many bytes (about 10,000 tokens) counts
+/// its folded link targets in the saving [`MIN_SAVING`] asks for: read
+/// whole it costs the agent more than a view that shows `[#123](…)`.
+const LONG_DOC: usize = 40_000;
 /// Query hits kept.
 const QUERY_FILL: usize = 12;
 /// Under a budget, a run of kept lines is one unit of at most this many
@@ -182,9 +188,14 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
     let mut out = emit(&doc, &items);
     if budget.is_none() && !was_cleaned {
         // Folded link targets are not what the cut saves: the saving is
-        // weighed against the document with its targets folded.
-        let folded: usize = doc.iter().map(|l| fold_links(l).0.len() + 1).sum();
-        if out.len() * 100 > folded * (100 - MIN_SAVING) {
+        // weighed against the document with its targets folded, but for
+        // a long document (whose targets are the first thing to go).
+        let basis = if text.len() >= LONG_DOC {
+            text.len()
+        } else {
+            doc.iter().map(|l| fold_links(l).0.len() + 1).sum()
+        };
+        if out.len() * 100 > basis * (100 - MIN_SAVING) {
             return Err(Decline("the cut would save under 15 %"));
         }
     }

@@ -4,8 +4,11 @@
 //! `kinds.rs`.
 
 use std::ops::Range;
+use std::sync::LazyLock;
 
-use super::blocks::{level, Block, Kind};
+use regex::Regex;
+
+use super::blocks::{item_text_start, level, Block, Kind};
 use super::prose::fold_links;
 use super::{boiler, command, problem, BOILER_LINES, BUDGET_RUN};
 use crate::compress::shared::lines::Lines;
@@ -333,13 +336,15 @@ impl<'d, 'a> Plan<'d, 'a> {
                         l == 0 || lvl == 0 || l <= lvl
                     }
                 };
-                let body: usize = after
+                let section = after.iter().take_while(|h| !ends(h)).count();
+                let body: usize = after[..section]
                     .iter()
-                    .take_while(|h| !ends(h))
                     .flat_map(|h| self.doc.range(h.start..h.end))
                     .filter(|l| !l.trim().is_empty())
                     .count();
-                if body > BOILER_LINES {
+                let outline = name != "table of contents"
+                    || self.entries_are_headings(&after[..section], &after[section..]);
+                if body > BOILER_LINES && outline {
                     self.fold = Some((lvl, name));
                 }
             }
@@ -367,6 +372,35 @@ impl<'d, 'a> Plan<'d, 'a> {
         }
     }
 
+    /// Whether most entries of a table of contents (its non-blank lines,
+    /// list markers, link targets and dot leaders aside) name a heading
+    /// in `rest`, the blocks after it: then it repeats the document's
+    /// outline and folds. A contents list of other pages (an index page,
+    /// a book's chapters) is what the page holds and is read as any list.
+    fn entries_are_headings(&self, section: &[Block], rest: &[Block]) -> bool {
+        let headings: Vec<String> = rest
+            .iter()
+            .filter(|h| h.kind == Kind::Heading)
+            .filter_map(|h| {
+                self.doc
+                    .range(h.start..h.end)
+                    .map(outline_key)
+                    .find(|k| !k.is_empty())
+            })
+            .collect();
+        let (mut entries, mut named) = (0usize, 0usize);
+        for l in section.iter().flat_map(|b| self.doc.range(b.start..b.end)) {
+            let key = outline_key(&l[item_text_start(l).min(l.len())..]);
+            if key.is_empty() {
+                continue;
+            }
+            entries += 1;
+            let names = |h: &String| h.ends_with(&key) || key.ends_with(h.as_str());
+            named += usize::from(headings.iter().any(names));
+        }
+        named * 2 >= entries
+    }
+
     pub(super) fn finish(mut self) -> (Vec<Item>, usize) {
         for i in self.next..self.doc.len() {
             self.blank(i);
@@ -379,4 +413,20 @@ impl<'d, 'a> Plan<'d, 'a> {
         }
         (self.items, self.links)
     }
+}
+
+/// Link targets (`](…)`) of an outline entry or heading.
+static LINK_TARGET: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\]\([^)]*\)").expect("link target pattern"));
+
+/// A heading or a contents entry as [`Plan::entries_are_headings`]
+/// compares them: its letters and digits, lower-cased, without link
+/// targets or a dot leader to a page number.
+fn outline_key(line: &str) -> String {
+    let line = LINK_TARGET.replace_all(line, "");
+    let text = line.split("....").next().unwrap_or_default();
+    text.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
 }

@@ -6,7 +6,9 @@
 //! won), rendered as Markdown-like text
 //! the lean document rules read: headings marked, lists and definition
 //! lists item by item (a `<dt>` signature is a line of its own, its `<dd>`
-//! a paragraph), data tables as pipe rows, code fenced.
+//! a paragraph), data tables as pipe rows, code fenced. A page that is
+//! all chrome (an index whose links sit in a `nav`) keeps it: its links
+//! are what it holds.
 
 use std::sync::LazyLock;
 
@@ -90,6 +92,9 @@ const INLINE: [&str; 24] = [
     "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "i", "ins", "kbd",
     "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "var",
 ];
+/// A page whose text outside its chrome is under this many bytes (and
+/// under a quarter of its text) is its chrome: see [`chrome_is_the_page`].
+const PAGE_LEFT: usize = 400;
 /// Preformatted text that is most of the page is the document itself (an
 /// RFC, a plain-text page), not an example: at least this share (tenths).
 const PRE_DOCUMENT: usize = 5;
@@ -113,14 +118,53 @@ pub(super) fn remove_noise(dom: &mut Dom) {
     let held = Held::new(dom, |k| {
         (m.text_len(k) as usize, links[k as usize] as usize)
     });
-    let doomed: Vec<Id> = preorder(dom, 0)
-        .filter(|&n| {
-            dom.node(n).tag().is_some_and(|t| REMOVED.contains(&t)) || chrome(dom, &held, n)
-        })
+    let removed = |n: Id| dom.node(n).tag().is_some_and(|t| REMOVED.contains(&t));
+    let mut doomed: Vec<Id> = preorder(dom, 0)
+        .filter(|&n| removed(n) || chrome(dom, &held, n))
         .collect();
+    if chrome_is_the_page(dom, &doomed, removed) {
+        doomed.retain(|&n| removed(n));
+    }
     for n in doomed {
         dom.detach(n);
     }
+}
+
+/// Whether the page's chrome is what the page holds: without it less
+/// than [`PAGE_LEFT`] bytes of text would be left, and under a quarter of
+/// the text outside [`REMOVED`] elements (an index page whose list of
+/// links sits in a `nav`, a site map). Such a page is rendered with its
+/// chrome.
+fn chrome_is_the_page(dom: &Dom, doomed: &[Id], removed: impl Fn(Id) -> bool) -> bool {
+    // 0: kept, 1: under chrome, 2: under a removed element.
+    let mut under = vec![0u8; dom.nodes.len()];
+    let mut next = doomed.iter().peekable();
+    let (mut shown, mut left) = (0usize, 0usize);
+    for n in preorder(dom, 0) {
+        let from_parent = link(dom.node(n).parent).map_or(0, |p| under[p as usize]);
+        let own = if next.next_if(|&&d| d == n).is_some() {
+            if removed(n) {
+                2
+            } else {
+                1
+            }
+        } else {
+            0
+        };
+        under[n as usize] = from_parent.max(own);
+        if let Data::Text(t) = &dom.node(n).data {
+            let len = t.trim().len();
+            match under[n as usize] {
+                0 => {
+                    shown += len;
+                    left += len;
+                }
+                1 => shown += len,
+                _ => {}
+            }
+        }
+    }
+    left < PAGE_LEFT && left * 4 < shown
 }
 
 /// Nodes of the document, children before parents.
