@@ -5,7 +5,8 @@
 
 use std::borrow::Cow;
 
-use super::lean::{lean_cut, lean_summary, Grid, LEAN_TAIL};
+use super::cut::lean_cut;
+use super::lean::{lean_summary, Grid, LEAN_TAIL};
 use super::whole;
 use crate::compress::shared::dropped_runs;
 use crate::compress::{Compressed, Trace};
