@@ -145,15 +145,18 @@ pub(crate) fn lean_aligned(
         None => Vec::new(),
     };
     let width = t.cells(plain[t.rows[0]]).len();
-    // A two-column tool table is a lookup (`pip list`: package → version):
-    // read whole as a CSV lookup is, its rows are the answer.
-    if width == 2 && t.rows.len() <= super::whole::REFERENCE_ROWS && text.len() <= 64 * 1024 {
-        let rows: Vec<Vec<&str>> = t.rows.iter().map(|&r| t.cells(plain[r])).collect();
-        let key = super::whole::reference_key(width, &rows);
-        let tokens = crate::tokens::count(text.as_bytes());
-        if super::whole::read_whole(tokens, rows.len(), key, budget) {
-            return Some(Compressed::new(text.as_bytes().to_vec()));
-        }
+    // A tool's table within the threshold every table has (`gh release
+    // list`, `docker ps`, `pip list`) is the answer, read whole as a CSV
+    // table is.
+    let plan = super::whole::plan(
+        super::whole::tokens(text.as_bytes()),
+        width,
+        t.rows.len(),
+        |i| t.cells(plain[t.rows[i]]),
+        budget,
+    );
+    if plan.whole {
+        return Some(Compressed::new(text.as_bytes().to_vec()));
     }
     const LS: [&str; 9] = [
         "mode", "links", "owner", "group", "size", "month", "day", "time", "name",
@@ -248,25 +251,17 @@ fn lean_dsv(input: &[u8], t: &Table<'_>, query: &str, budget: Option<usize>) -> 
         return None;
     }
     let width = t.rows.row(0).len();
-    // A reference table is a document's (an alias list, a catalogue):
-    // past this many rows a table is a data set, and its cells are not
-    // gathered to look for a key (33 million one-cell rows held 650 MB).
-    let rows: Vec<Vec<&str>> = if n - hr <= super::whole::REFERENCE_ROWS {
-        (hr..n).map(|i| t.rows.row(i).iter().collect()).collect()
-    } else {
-        Vec::new()
-    };
-    // Token counts of large tables are not needed: they exceed every
-    // threshold of reading whole.
-    let tokens = if input.len() <= 64 * 1024 {
-        crate::tokens::count(input)
-    } else {
-        usize::MAX
-    };
-    let key = super::whole::reference_key(width, &rows);
-    if super::whole::read_whole(tokens, n - hr, key, budget) {
+    let plan = super::whole::plan(
+        super::whole::tokens(input),
+        width,
+        n - hr,
+        |i| t.rows.row(hr + i).iter().collect(),
+        budget,
+    );
+    if plan.whole {
         return None;
     }
+    let (key, rows) = (plan.key, plan.rows);
     let g = Grid {
         // A byte-order mark is not part of the first column's name.
         names: t
@@ -315,25 +310,26 @@ mod tests {
     #[test]
     fn kubectl_top_keeps_the_heaviest_pods() {
         let mut s = String::from("NAME                 CPU(cores)   MEMORY(bytes)\n");
-        for i in 0..60 {
+        // Past the threshold of reading whole (2000 tokens).
+        for i in 0..300 {
             let (cpu, mem) = match i {
                 11 => ("900m", "1005Mi"),
                 19 => ("1200m", "998Mi"),
                 24 => ("700m", "0.9Gi"),
                 _ => ("5m", "40Mi"),
             };
-            s.push_str(&format!("pod-{i:02}               {cpu:<12} {mem}\n"));
+            s.push_str(&format!("pod-{i:03}              {cpu:<12} {mem}\n"));
         }
         let out = aligned(&s);
         assert!(
-            out.contains("pod-11               900m         1005Mi"),
+            out.contains("pod-011              900m         1005Mi"),
             "{out}"
         );
         assert!(
-            out.contains("pod-19               1200m        998Mi"),
+            out.contains("pod-019              1200m        998Mi"),
             "{out}"
         );
-        assert!(out.contains("60 total rows"), "{out}");
+        assert!(out.contains("300 total rows"), "{out}");
         assert!(
             out.contains("all CPU(cores)=5m MEMORY(bytes)=40Mi"),
             "{out}"
@@ -415,16 +411,16 @@ mod tests {
     #[test]
     fn a_barred_table_over_a_delimiter_row_has_its_header() {
         let mut s = String::from("| | code | name |\n| - | :-: | - |\n");
-        for i in 0..60 {
-            s.push_str(&format!("| [top](#t) | c{i:02} | name number {i} |\n"));
+        for i in 0..300 {
+            s.push_str(&format!("| [top](#t) | c{i:03} | name number {i} |\n"));
         }
         let out = aligned(&s);
         assert!(
             out.starts_with("| | code | name |\n| - | :-: | - |\n"),
             "{out}"
         );
-        assert!(out.contains("60 total rows"), "{out}");
-        assert!(out.contains("code: 60 distinct"), "{out}");
+        assert!(out.contains("300 total rows"), "{out}");
+        assert!(out.contains("code: 300 distinct"), "{out}");
         assert!(!out.contains("mode") && !out.contains("#1"), "{out}");
     }
 
@@ -440,6 +436,32 @@ mod tests {
         assert_eq!(out, s);
     }
 
+    /// Issue C of the last review: `gh release list` of 30 tags hid 25.
+    #[test]
+    fn a_tool_table_of_any_width_within_the_threshold_is_read_whole() {
+        let mut s = String::from("TITLE          TYPE    TAG NAME  PUBLISHED\n");
+        for i in 0..30 {
+            let kind = if i == 0 { "Latest" } else { "" };
+            s.push_str(&format!(
+                "v1.{:<2}.0        {kind:<7} v1.{:<2}.0   about {} days ago\n",
+                30 - i,
+                30 - i,
+                i * 3 + 1
+            ));
+        }
+        assert!(s.len() > LEAN_MIN_BYTES);
+        assert_eq!(aligned(&s), s);
+        // Past the threshold the same table is cut.
+        let mut long = s.clone();
+        for i in 30..400 {
+            long.push_str(&format!(
+                "v0.{i:<3}.0       {:<7} v0.{i:<3}.0  about {i} days ago\n",
+                ""
+            ));
+        }
+        assert!(aligned(&long).contains("rows elided"));
+    }
+
     #[test]
     fn a_short_table_is_read_whole() {
         let mut s = String::from("NAME   VALUE   NOTE\n");
@@ -452,20 +474,63 @@ mod tests {
 
     #[test]
     fn non_default_status_rows_stay() {
-        let mut s = String::from("NAME       READY   STATUS             RESTARTS   AGE\n");
-        for i in 0..40 {
+        let mut s = String::from("NAME        READY   STATUS             RESTARTS   AGE\n");
+        for i in 0..300 {
             let (ready, status, restarts) = match i {
                 9 => ("0/1", "Pending", "0"),
                 23 => ("0/1", "CrashLoopBackOff", "37"),
                 _ => ("1/1", "Running", "0"),
             };
             s.push_str(&format!(
-                "web-{i:02}     {ready}     {status:<18} {restarts:<10} 3d\n"
+                "web-{i:03}     {ready}     {status:<18} {restarts:<10} 3d\n"
             ));
         }
         let out = aligned(&s);
-        assert!(out.contains("web-09     0/1     Pending"), "{out}");
-        assert!(out.contains("web-23     0/1     CrashLoopBackOff"), "{out}");
+        assert!(out.contains("web-009     0/1     Pending"), "{out}");
+        assert!(
+            out.contains("web-023     0/1     CrashLoopBackOff"),
+            "{out}"
+        );
         assert!(out.contains("all READY=1/1 STATUS=Running"), "{out}");
+    }
+
+    /// Issue 40 §5: a `kubectl get pods` table with usage columns keeps
+    /// each numeric column's top and bottom rows (quantities compared by
+    /// value, `0.9Gi` above `998Mi`), every row with a non-default
+    /// status, and its markers say what the dropped rows share.
+    #[test]
+    fn pods_are_kept_by_value_and_markers_say_what_the_rest_share() {
+        let mut s =
+            String::from("NAME            READY   STATUS      RESTARTS   CPU    MEMORY   AGE\n");
+        for i in 0..240 {
+            let (status, restarts, cpu, mem) = match i {
+                40 => ("Pending", 0, "0m".to_string(), "0Mi".to_string()),
+                77 => ("Running", 2, "1900m".to_string(), "552Mi".to_string()),
+                130 => ("Running", 1, "3m".to_string(), "0.9Gi".to_string()),
+                _ => (
+                    "Running",
+                    i % 2,
+                    format!("{}m", 10 + i % 50),
+                    format!("{}Mi", 12 + i % 300),
+                ),
+            };
+            s.push_str(&format!(
+                "api-{i:03}-x7k2   1/1     {status:<11} {restarts:<10} {cpu:<6} {mem:<8} 5d\n"
+            ));
+        }
+        let out = aligned(&s);
+        let kept = |name: &str| out.lines().any(|l| l.starts_with(name));
+        // The heaviest by CPU and memory (0.9Gi is about 922Mi), the
+        // lightest, and the pending pod.
+        for name in ["api-077", "api-130", "api-040"] {
+            assert!(kept(name), "{name} dropped: {out}");
+        }
+        let marker = out
+            .lines()
+            .find(|l| l.contains("rows elided") && !l.contains("total rows"))
+            .expect("a gap's marker");
+        assert!(marker.contains("STATUS=Running"), "{marker}");
+        assert!(marker.contains("RESTARTS=0..1"), "{marker}");
+        assert!(marker.contains("MEMORY="), "{marker}");
     }
 }
