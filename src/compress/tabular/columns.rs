@@ -5,7 +5,7 @@
 use std::sync::LazyLock;
 
 use super::super::shared::signal;
-use super::super::shared::stats::{date_key, Scalar, Stats};
+use super::super::shared::stats::{is_date, Scalar, Stats};
 use crate::table::quantity::{self, Family};
 
 /// States of processes and services that a table reports in a cell of
@@ -50,7 +50,7 @@ pub(super) fn row_is_error(names: &[&str], cells: &[&str]) -> bool {
 }
 
 /// A row's cells into `st`: a numeric column's cells as numbers (in its
-/// family's scale), the others as text.
+/// family's scale), the others as text, blank cells counted.
 pub(super) fn add_row<'a>(
     st: &mut Stats<'a>,
     unit: usize,
@@ -58,10 +58,15 @@ pub(super) fn add_row<'a>(
     names: &[&'a str],
     numeric: &[Option<Family>],
 ) {
-    for (c, cell) in cells.iter().enumerate().take(names.len()) {
-        let t = cell.trim();
-        let name = names[c].trim();
-        if t.is_empty() || name.is_empty() || (numeric[c].is_some() && is_id_column(name)) {
+    for (c, name) in names.iter().enumerate() {
+        let t = cells.get(c).map_or("", |x| x.trim());
+        let name = name.trim();
+        if name.is_empty() || (numeric[c].is_some() && is_id_column(name)) {
+            continue;
+        }
+        // A blank cell (or a short row's missing one) is counted.
+        if t.is_empty() {
+            st.blank(name);
             continue;
         }
         match numeric[c] {
@@ -208,11 +213,7 @@ pub(super) fn group_column(
         }
         (0..width).filter(|&k| k != g).any(|k| {
             // The repeating column is time: a year, a date.
-            let time = is_time_name(names[k])
-                || cells
-                    .iter()
-                    .take(64)
-                    .all(|r| date_key(cell(r, k)).is_some());
+            let time = is_time_name(names[k]) || cells.iter().take(64).all(|r| is_date(cell(r, k)));
             let Some(keys) = distinct(k, n / 2).filter(|_| time) else {
                 return false;
             };

@@ -28,7 +28,7 @@
 
 mod date;
 mod field;
-pub use date::date_key;
+pub use date::is_date;
 mod number;
 mod statements;
 
@@ -49,9 +49,6 @@ pub(super) const VALUE_UNITS: usize = 4;
 /// A numeric field with at most this many distinct values, repeating, has
 /// its distribution stated beside its range.
 pub(super) const MAX_NUMERIC_SPREAD: usize = 6;
-/// Strings of at least this many characters make a many-valued field
-/// free text, whose summary states its lengths.
-pub(super) const FREE_TEXT: usize = 40;
 /// Greatest values remembered per numeric field.
 pub const TOP: usize = 3;
 /// A value is rare (its holders are kept) when at most this many units
@@ -86,6 +83,14 @@ impl<'a> Stats<'a> {
         self.add_to(unit, name, v, false);
     }
 
+    /// Records a blank cell under `name` (a table's
+    /// column): counted, never a value.
+    pub fn blank(&mut self, name: &str) {
+        if let Some(i) = self.slot(name, false) {
+            self.fields[i].blanks += 1;
+        }
+    }
+
     /// Records a value found inside an array of unit `unit` (a pooled
     /// field: every occurrence counts).
     pub fn add_pooled(&mut self, unit: usize, name: &str, v: Scalar<'a>) {
@@ -93,19 +98,23 @@ impl<'a> Stats<'a> {
     }
 
     fn add_to(&mut self, unit: usize, name: &str, v: Scalar<'a>, pooled: bool) {
-        let i = match self.index.get(name) {
-            Some(&i) => i,
-            None => {
-                if self.fields.len() >= self.cap {
-                    return;
-                }
-                let i = self.fields.len();
-                self.fields.push(Field::new(name, i, pooled));
-                self.index.insert(name.to_string(), i);
-                i
-            }
-        };
-        self.fields[i].add(unit, v);
+        if let Some(i) = self.slot(name, pooled) {
+            self.fields[i].add(unit, v);
+        }
+    }
+
+    /// The field named `name`, made when new (`None` beyond the cap).
+    fn slot(&mut self, name: &str, pooled: bool) -> Option<usize> {
+        if let Some(&i) = self.index.get(name) {
+            return Some(i);
+        }
+        if self.fields.len() >= self.cap {
+            return None;
+        }
+        let i = self.fields.len();
+        self.fields.push(Field::new(name, i, pooled));
+        self.index.insert(name.to_string(), i);
+        Some(i)
     }
 
     /// Records that a unit holds an object (or an array) under `name`,
@@ -353,7 +362,7 @@ mod tests {
     }
 
     #[test]
-    fn free_text_states_its_lengths() {
+    fn free_text_is_counted_not_measured() {
         let mut s = Stats::new(64);
         let texts: Vec<String> = (0..20)
             .map(|i| format!("comment {i}: {}", "word ".repeat(i % 9 + 1).trim_end()))
@@ -364,22 +373,30 @@ mod tests {
         }
         assert_eq!(
             s.render("rows", false, 1000),
-            "20 total rows; comment: 20 distinct, 15..56 chars"
+            "20 total rows; comment: 20 distinct"
         );
     }
 
     #[test]
-    fn an_empty_text_starts_the_length_range() {
+    fn blank_cells_are_counted() {
         let mut s = Stats::new(64);
-        let mut texts: Vec<String> = (0..20)
-            .map(|i| format!("comment {i}: {}", "word ".repeat(i % 9 + 1).trim_end()))
-            .collect();
-        texts[3].clear();
+        let texts: Vec<String> = (0..20).map(|i| format!("note number {i}")).collect();
         for (i, t) in texts.iter().enumerate() {
             s.unit();
-            s.add(i, "comment", Scalar::Str(t));
+            if i % 5 == 0 {
+                s.blank("note");
+                s.blank("qty");
+                s.blank("state");
+                continue;
+            }
+            s.add(i, "note", Scalar::Str(t));
+            s.add(i, "qty", Scalar::Num("7", 7.0));
+            s.add(i, "state", Scalar::Str(["up", "down"][i % 2]));
         }
-        assert!(s.render("rows", false, 1000).contains(", 0..56 chars"));
+        assert_eq!(
+            s.render("rows", false, 1000),
+            "20 total rows; qty=7 (4 blank); state: down×8 up×8 (blank)×4; note: 16 distinct, 4 blank"
+        );
     }
 
     #[test]

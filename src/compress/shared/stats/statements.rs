@@ -3,7 +3,7 @@
 //! values and sections is written within its room.
 
 use super::field::{statable, Field, Mode, Seen};
-use super::{Stats, FREE_TEXT, MAX_DISTINCT, MAX_NUMERIC_SPREAD, MAX_VALUE};
+use super::{Stats, MAX_DISTINCT, MAX_NUMERIC_SPREAD, MAX_VALUE};
 use crate::compress::shared::secrets::holds_credential;
 
 impl Stats<'_> {
@@ -47,7 +47,11 @@ impl Stats<'_> {
                 if f.constant() && all_of(f.numbers) {
                     all.push((fi, format!("{name}={}", lo.text)));
                 } else {
-                    let mut s = format!("{name}={}..{}", bound(lo.text), bound(hi.text));
+                    let mut s = if f.constant() && f.blanks > 0 && f.numbers == f.present {
+                        format!("{name}={}", bound(lo.text))
+                    } else {
+                        format!("{name}={}..{}", bound(lo.text), bound(hi.text))
+                    };
                     let spread = &f.numeric_values;
                     if !f.numeric_many
                         && spread.len() >= 2
@@ -71,6 +75,9 @@ impl Stats<'_> {
                         }
                         s.push(')');
                     }
+                    if f.blanks > 0 {
+                        s.push_str(&format!(" ({} blank)", f.blanks));
+                    }
                     ranges.push((fi, s));
                 }
                 continue;
@@ -78,7 +85,7 @@ impl Stats<'_> {
             // Dates as a span, unless they are a few categories.
             if f.dated() && (f.many || !f.categorical()) {
                 if let Some(span) = f.dates.span() {
-                    many.push((fi, format!("{name}: {span}")));
+                    many.push((fi, format!("{name}: {span}{}", blanks(f, ", "))));
                 }
                 continue;
             }
@@ -113,6 +120,9 @@ impl Stats<'_> {
                     let empty = f.present - f.strings - f.numbers - f.bools() - f.nulls;
                     if empty > 0 {
                         list.push(format!("(empty)×{empty}"));
+                    }
+                    if f.blanks > 0 {
+                        list.push(format!("(blank)×{}", f.blanks));
                     }
                     let (objects, arrays) = self.containers_of(f);
                     if objects > 0 {
@@ -151,6 +161,9 @@ impl Stats<'_> {
                     if f.nulls > 0 {
                         parts.push(format!("null×{}", f.nulls));
                     }
+                    if f.blanks > 0 {
+                        parts.push(format!("(blank)×{}", f.blanks));
+                    }
                     if objects > 0 {
                         parts.push(format!("(objects)×{objects}"));
                     }
@@ -176,20 +189,18 @@ impl Stats<'_> {
                         others.push(format!("{c} {what}"));
                     }
                 }
+                // Free text (descriptions, comments) is counted, never
+                // measured: its lengths and any numbers in it say nothing
+                // a reader can use.
                 let text = if others.is_empty() {
-                    // Free text (descriptions, comments) says how long it is.
-                    match f.lengths {
-                        Some((lo, hi)) if hi >= FREE_TEXT => {
-                            format!("{name}: {} distinct, {lo}..{hi} chars", distinct_text(f))
-                        }
-                        _ => format!("{name}: {} distinct", distinct_text(f)),
-                    }
+                    format!("{name}: {} distinct{}", distinct_text(f), blanks(f, ", "))
                 } else {
                     format!(
-                        "{name}: {} distinct among {} strings, and {}",
+                        "{name}: {} distinct among {} strings, and {}{}",
                         distinct_text(f),
                         f.strings,
-                        others.join(", ")
+                        others.join(", "),
+                        blanks(f, ", ")
                     )
                 };
                 many.push((fi, text));
@@ -321,6 +332,15 @@ fn shortened(v: &str) -> Option<String> {
         return Some(v.to_string());
     }
     Some(format!("{head}…"))
+}
+
+/// `, M blank` (after `sep`) when the field had blank cells.
+fn blanks(f: &Field<'_>, sep: &str) -> String {
+    if f.blanks > 0 {
+        format!("{sep}{} blank", f.blanks)
+    } else {
+        String::new()
+    }
 }
 
 fn distinct_text(f: &Field<'_>) -> String {
