@@ -16,15 +16,17 @@ const NAMES: [&str; 6] = ["name", "status", "cpu", "mem", "seen", "note"];
 /// blank cell.
 type Row = Vec<String>;
 
-fn row() -> impl Strategy<
-    Value = (
-        usize,
-        Option<u32>,
-        Option<u32>,
-        Option<(u32, u32)>,
-        Option<u32>,
-    ),
-> {
+/// What a row is made from: a status (an index), cpu, memory, a time
+/// of day and its milliseconds, a note; `None` is a blank cell.
+type Draw = (
+    usize,
+    Option<u32>,
+    Option<u32>,
+    Option<(u32, u32)>,
+    Option<u32>,
+);
+
+fn row() -> impl Strategy<Value = Draw> {
     (
         0usize..8,
         prop::option::weighted(0.9, 0u32..5000),
