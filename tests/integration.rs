@@ -32,6 +32,8 @@ mod lean_members;
 mod lean_properties;
 #[path = "integration/lean_search.rs"]
 mod lean_search;
+#[path = "integration/lean_table_claims.rs"]
+mod lean_table_claims;
 #[path = "integration/lean_tables.rs"]
 mod lean_tables;
 #[path = "integration/lines.rs"]

@@ -256,7 +256,8 @@ fn kubectl_get_keeps_every_pod_that_is_not_running() {
         "{:<22}{:<8}{:<19}{:<11}{}\n",
         "NAME", "READY", "STATUS", "RESTARTS", "AGE"
     );
-    for i in 0..60 {
+    // Past the threshold of reading whole (2000 tokens).
+    for i in 0..300 {
         let (ready, status, restarts) = match i {
             12 => ("0/1", "Pending", "0"),
             41 => ("0/1", "CrashLoopBackOff", "37 (2m ago)"),
@@ -264,17 +265,17 @@ fn kubectl_get_keeps_every_pod_that_is_not_running() {
         };
         s.push_str(&format!(
             "{:<22}{ready:<8}{status:<19}{restarts:<11}{}d\n",
-            format!("web-{i:02}"),
+            format!("web-{i:03}"),
             i % 9 + 1
         ));
     }
     let (view, _) = lean(&s);
     assert!(
-        view.contains("web-12                0/1     Pending"),
+        view.contains("web-012               0/1     Pending"),
         "{view}"
     );
     assert!(
-        view.contains("web-41                0/1     CrashLoopBackOff"),
+        view.contains("web-041               0/1     CrashLoopBackOff"),
         "{view}"
     );
     assert!(view.contains("STATUS=Running"), "{view}");
@@ -358,7 +359,8 @@ fn a_table_after_a_preamble_keeps_the_preamble_the_header_and_the_odd_pods() {
         "Warning: kubectl apply should be used on resource created by either kubectl create --save-config or kubectl apply\n\
          NAME                         READY   STATUS             RESTARTS      AGE\n",
     );
-    for i in 0..40 {
+    // Past the threshold of reading whole (2000 tokens).
+    for i in 0..200 {
         let (ready, status, restarts) = match i {
             17 => ("0/1", "CrashLoopBackOff", "12 (40s ago)"),
             29 => ("1/1", "Running", "7 (1d ago)"),
@@ -366,7 +368,7 @@ fn a_table_after_a_preamble_keeps_the_preamble_the_header_and_the_odd_pods() {
         };
         s.push_str(&format!(
             "{:<28} {ready:<7} {status:<18} {restarts:<13} {}d\n",
-            format!("api-{i:02}-7d9f8b6c5"),
+            format!("api-{i:03}-7d9f8b6c5"),
             3 + i % 4
         ));
     }
@@ -378,12 +380,12 @@ fn a_table_after_a_preamble_keeps_the_preamble_the_header_and_the_odd_pods() {
         "{view}"
     );
     assert!(
-        view.contains("api-17-7d9f8b6c5             0/1     CrashLoopBackOff"),
+        view.contains("api-017-7d9f8b6c5            0/1     CrashLoopBackOff"),
         "{view}"
     );
     assert!(view.contains("7 (1d ago)"), "{view}");
     let rows = view.lines().filter(|l| l.starts_with("api-")).count();
-    assert_eq!(rows + elided_rows(&view), 40, "{view}");
+    assert_eq!(rows + elided_rows(&view), 200, "{view}");
 }
 
 #[test]
@@ -495,7 +497,8 @@ fn a_plain_ls_l_listing_hides_no_name() {
 fn a_markdown_table_without_outer_pipes_keeps_its_header_its_failure_and_its_largest_row() {
     let mut s =
         String::from("## Packages\n\nname | version | size_kb | status\n--- | --- | --- | ---\n");
-    for i in 0..120 {
+    // Past the threshold of reading whole (2000 tokens).
+    for i in 0..400 {
         let status = if i == 83 { "failed" } else { "ok" };
         let size = if i == 101 { 99_999 } else { 100 + i * 3 };
         s.push_str(&format!("pkg{i:03} | 1.{i}.0 | {size} | {status}\n"));
@@ -510,7 +513,7 @@ fn a_markdown_table_without_outer_pipes_keeps_its_header_its_failure_and_its_lar
     assert!(view.contains("pkg083 | 1.83.0 | 349 | failed"), "{view}");
     assert!(view.contains("pkg101 | 1.101.0 | 99999 | ok"), "{view}");
     let rows = view.lines().filter(|l| l.starts_with("pkg")).count();
-    assert_eq!(rows + elided_rows(&view), 120, "{view}");
+    assert_eq!(rows + elided_rows(&view), 400, "{view}");
 }
 
 #[test]

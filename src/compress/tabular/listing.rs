@@ -10,7 +10,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::lean::{lean_cut, lean_marker, Grid, LEAN_MIN_ROWS, LEAN_TAIL};
+use super::cut::lean_cut;
+use super::lean::{lean_marker, Grid, LEAN_MIN_ROWS, LEAN_TAIL};
 use crate::compress::shared::dropped_runs;
 use crate::compress::shared::lines::{join_lines, Keep, Lines};
 use crate::compress::Compressed;

@@ -5,7 +5,8 @@
 
 use std::borrow::Cow;
 
-use super::lean::{lean_cut, lean_summary, Grid, LEAN_TAIL};
+use super::cut::lean_cut;
+use super::lean::{lean_summary, Grid, LEAN_TAIL};
 use super::whole;
 use crate::compress::shared::dropped_runs;
 use crate::compress::{Compressed, Trace};
@@ -174,14 +175,8 @@ pub(super) fn lean_markdown(
     } else {
         usize::MAX
     };
-    let width = t.names.len();
-    // Past this many rows a table is a data set, never a reference table.
-    let key = if n <= whole::REFERENCE_ROWS {
-        whole::reference_key(width, &t.rows)
-    } else {
-        None
-    };
-    if whole::read_whole(tokens, n, key, budget) || n < super::lean::LEAN_MIN_ROWS {
+    let plan = whole::plan(tokens, t.names.len(), n, |i| t.rows[i].clone(), budget);
+    if plan.whole || n < super::lean::LEAN_MIN_ROWS {
         let all = render_all();
         let mut trace = Trace::default();
         trace.add("table read whole", n);
@@ -198,7 +193,9 @@ pub(super) fn lean_markdown(
     };
     let cut = lean_cut(&g, query, budget);
     let view = t.render(&cut.keep, Some(&lean_summary(&cut.summary)), |run| {
-        let note = key.and_then(|k| whole::keys_note(t.names[k], &t.rows, run.clone(), k));
+        let note = plan
+            .key
+            .and_then(|k| whole::keys_note(t.names[k], &t.rows, run.clone(), k));
         cut.marker_noted(run, false, note.as_deref())
     });
     (view.len() < input.len()).then(|| Compressed::traced(view.into_bytes(), cut.trace))

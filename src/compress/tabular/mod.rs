@@ -2,6 +2,10 @@
 //! 001_09701529cdd52f66.txt, completed by spec/tabular.md (compat); the
 //! lean rules for every table, CSV to `kubectl get`, are in [`lean`].
 
+mod columns;
+
+mod cut;
+
 mod lean;
 
 mod listing;
@@ -10,7 +14,8 @@ mod markdown;
 
 mod whole;
 
-pub(crate) use lean::{lean_aligned, lean_cut, lean_marker, Grid};
+pub(crate) use cut::lean_cut;
+pub(crate) use lean::{lean_aligned, lean_marker, Grid};
 
 use std::borrow::Cow;
 use std::ops::Range;

@@ -45,7 +45,7 @@ fn distinct(cells: &[Vec<&str>], c: usize) -> (usize, usize) {
 /// half the rows) and one other column is free text (at least half its
 /// cells distinct); the key is the leftmost column with at least half its
 /// cells distinct.
-pub(super) fn reference_key(width: usize, cells: &[Vec<&str>]) -> Option<usize> {
+fn reference_key(width: usize, cells: &[Vec<&str>]) -> Option<usize> {
     let rows = cells.len();
     if width < 2 || rows == 0 {
         return None;
@@ -65,14 +65,59 @@ pub(super) fn reference_key(width: usize, cells: &[Vec<&str>]) -> Option<usize> 
     (id && text).then_some(key)
 }
 
+/// Bytes of a table whose tokens are counted: a larger table exceeds
+/// every threshold of reading whole (its count would be spent for
+/// nothing).
+const COUNTED_BYTES: usize = 64 * 1024;
+
+/// The tokens of a table's text, or `usize::MAX` past [`COUNTED_BYTES`].
+pub(super) fn tokens(text: &[u8]) -> usize {
+    if text.len() <= COUNTED_BYTES {
+        crate::tokens::count(text)
+    } else {
+        usize::MAX
+    }
+}
+
+/// What is decided of a lean table before any row is cut: whether it is
+/// read whole, its key column when it is a reference table, and the data
+/// rows' cells it was read from (empty past [`REFERENCE_ROWS`]).
+pub(super) struct Plan<'a> {
+    pub whole: bool,
+    pub key: Option<usize>,
+    pub rows: Vec<Vec<&'a str>>,
+}
+
+/// The one decision of every lean table, CSV to `kubectl get`: its `n`
+/// data rows (`row(i)` the cells of row `i`, gathered only for a table
+/// of at most [`REFERENCE_ROWS`]), its key column ([`reference_key`]),
+/// then [`read_whole`] on its `tokens`.
+pub(super) fn plan<'a>(
+    tokens: usize,
+    width: usize,
+    n: usize,
+    row: impl Fn(usize) -> Vec<&'a str>,
+    budget: Option<usize>,
+) -> Plan<'a> {
+    // A reference table is a document's (an alias list, a catalogue):
+    // past this many rows a table is a data set, and its cells are not
+    // gathered to look for a key (33 million one-cell rows held 650 MB).
+    let rows: Vec<Vec<&'a str>> = if n <= REFERENCE_ROWS {
+        (0..n).map(row).collect()
+    } else {
+        Vec::new()
+    };
+    let key = reference_key(width, &rows);
+    Plan {
+        whole: read_whole(tokens, n, key, budget),
+        key,
+        rows,
+    }
+}
+
 /// Whether a table is read whole: within the budget when there is one;
 /// else when it is small, short, or a reference table within its own.
-pub(super) fn read_whole(
-    tokens: usize,
-    rows: usize,
-    key: Option<usize>,
-    budget: Option<usize>,
-) -> bool {
+fn read_whole(tokens: usize, rows: usize, key: Option<usize>, budget: Option<usize>) -> bool {
     match budget {
         Some(b) => tokens <= b,
         None => {

@@ -112,11 +112,9 @@ pub struct Field<'a> {
     pub(super) order: usize,
     /// The order of its strings while every one is a date.
     pub dates: Dates<'a>,
-    /// The least and greatest length of its strings, in characters;
-    /// `None` too once a string held a byte that is not text (U+FFFD: a
-    /// Latin-1 export read as UTF-8), whose length the view may not show.
-    pub lengths: Option<(usize, usize)>,
-    garbled: bool,
+    /// Blank cells of a table's column (not counted as present: a blank
+    /// is no value, and every statement says how many there were).
+    pub blanks: usize,
 }
 
 impl<'a> Field<'a> {
@@ -140,8 +138,7 @@ impl<'a> Field<'a> {
             pooled,
             order,
             dates: Dates::new(),
-            lengths: None,
-            garbled: false,
+            blanks: 0,
         }
     }
 
@@ -220,24 +217,11 @@ impl<'a> Field<'a> {
                     }
                 }
             }
-            // An empty string is a length too: a range never hides it.
-            Scalar::Str("") => {
-                if !self.garbled {
-                    self.lengths.get_or_insert((0, 0)).0 = 0;
-                }
-            }
+            // An empty string is a value of its own, not a string.
+            Scalar::Str("") => {}
             Scalar::Str(s) => {
                 self.strings += 1;
                 self.dates.add(s);
-                self.garbled |= s.contains('\u{fffd}');
-                if self.garbled {
-                    self.lengths = None;
-                } else {
-                    let len = s.chars().count();
-                    let (lo, hi) = self.lengths.get_or_insert((len, len));
-                    *lo = (*lo).min(len);
-                    *hi = (*hi).max(len);
-                }
                 if self.many {
                     if self.seen.len() < MAX_DISTINCT {
                         self.seen.insert(s);
