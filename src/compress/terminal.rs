@@ -49,8 +49,19 @@ static SUMMARY: LazyLock<Regex> = LazyLock::new(|| {
     .expect("summary pattern")
 });
 
+/// A compiler's or linter's finding: `path/file.ext:12:5: message`
+/// (gcc, go vet, golangci-lint, ruff, flake8, mypy, shellcheck -f gcc),
+/// `file.ts(12,5): message` (tsc, MSBuild). Each one is an answer of
+/// the run, whatever its words.
+static DIAGNOSTIC: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[\w.@~/\\+-]*[\w-]\.[A-Za-z0-9]{1,10}(:\d+(:\d+)?:|\(\d+,\d+\):) *\S")
+        .expect("diagnostic pattern")
+});
+
+/// Lines the lean terminal view keeps as signals: summaries and
+/// findings.
 fn summary_line(l: &str) -> bool {
-    SUMMARY.is_match(l)
+    SUMMARY.is_match(l) || DIAGNOSTIC.is_match(l)
 }
 
 /// The lean terminal view: redraws and escapes cleaned away, then an

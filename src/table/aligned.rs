@@ -24,6 +24,9 @@ pub struct Aligned {
     pub rows: Vec<usize>,
     /// How rows split into cells.
     pub split: Split,
+    /// Per column of [`Split::Columns`], how many whitespace-separated
+    /// cells it holds (empty: one each).
+    pub words: Vec<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,20 +50,38 @@ impl Aligned {
             Split::Columns(cols) => {
                 let starts: Vec<usize> = line.char_indices().map(|(i, _)| i).collect();
                 let byte = |c: usize| starts.get(c).copied().unwrap_or(line.len());
-                cols.iter()
-                    .enumerate()
-                    .map(|(k, &(a, b))| {
-                        let end = if k + 1 == cols.len() {
-                            line.len()
-                        } else {
-                            byte(b)
-                        };
-                        line.get(byte(a)..end).unwrap_or("").trim()
-                    })
-                    .collect()
+                let cells = cols.iter().enumerate().map(|(k, &(a, b))| {
+                    let end = if k + 1 == cols.len() {
+                        line.len()
+                    } else {
+                        byte(b)
+                    };
+                    line.get(byte(a)..end).unwrap_or("").trim()
+                });
+                if self.words.is_empty() {
+                    return cells.collect();
+                }
+                let mut out = Vec::with_capacity(self.words.iter().sum());
+                for (cell, &n) in cells.zip(&self.words) {
+                    words_of(cell, n, &mut out);
+                }
+                out
             }
         }
     }
+}
+
+/// `cell` as `n` cells: its first `n - 1` words, then the rest (cells
+/// past its words are empty).
+fn words_of<'l>(cell: &'l str, n: usize, out: &mut Vec<&'l str>) {
+    let mut rest = cell;
+    for _ in 1..n {
+        let t = rest.trim_start();
+        let end = t.find(char::is_whitespace).unwrap_or(t.len());
+        out.push(&t[..end]);
+        rest = &t[end..];
+    }
+    out.push(rest.trim());
 }
 
 /// A border line: rules of `-`, `=`, box-drawing characters, Markdown's
@@ -207,6 +228,7 @@ fn bars(lines: &[&str], content: &[usize]) -> Option<Aligned> {
         header: None,
         rows: Vec::new(),
         split: Split::Bars(bar),
+        words: Vec::new(),
     };
     if t.cells(lines[rows[0]]).len() < 2 {
         return None;
@@ -218,6 +240,68 @@ fn bars(lines: &[&str], content: &[usize]) -> Option<Aligned> {
         rows: data,
         ..t
     })
+}
+
+/// Columns of `t` (over the data rows `data`) whose non-empty cells are
+/// numbers or quantities (`2.1G`, `98%`, `12ms`) in at least nine rows of
+/// ten.
+fn numeric_columns(t: &Aligned, lines: &[&str], data: &[usize]) -> usize {
+    let rows: Vec<Vec<&str>> = data.iter().map(|&i| t.cells(lines[i])).collect();
+    let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+    (0..width)
+        .filter(|&c| {
+            let cells: Vec<&str> = rows
+                .iter()
+                .filter_map(|r| r.get(c).copied())
+                .filter(|c| !c.is_empty())
+                .collect();
+            let numbers = cells
+                .iter()
+                .filter(|c| super::quantity::quantity(c).is_some())
+                .count();
+            !cells.is_empty() && numbers * 10 >= cells.len() * 9
+        })
+        .count()
+}
+
+/// Splits each column whose header cell holds `k >= 2` words, when at
+/// least nine data rows in ten hold exactly `k` words there (the last
+/// column: at least `k`, its last word taking the rest of the line), into
+/// `k` columns of one word each.
+fn split_by_words(t: &mut Aligned, lines: &[&str], body: &[usize]) {
+    let Split::Columns(cols) = &t.split else {
+        return;
+    };
+    let head = t.cells(lines[body[0]]);
+    if head.len() != cols.len() {
+        return;
+    }
+    let data = &body[1..];
+    let last = cols.len() - 1;
+    let mut words = vec![1usize; cols.len()];
+    for (k, h) in head.iter().enumerate() {
+        let names = h.split_whitespace().count();
+        if names < 2 || data.is_empty() {
+            continue;
+        }
+        let fits = data
+            .iter()
+            .filter(|&&i| {
+                let n = t
+                    .cells(lines[i])
+                    .get(k)
+                    .map_or(0, |c| c.split_whitespace().count());
+                n == names || (k == last && n > names)
+            })
+            .count();
+        if fits * 10 >= data.len() * 9 {
+            words[k] = names;
+        }
+    }
+    if words.iter().all(|&w| w == 1) {
+        return;
+    }
+    t.words = words;
 }
 
 /// A whitespace-aligned table.
@@ -270,6 +354,7 @@ fn columns(lines: &[&str], content: &[usize]) -> Option<Aligned> {
         header: None,
         rows: Vec::new(),
         split: Split::Columns(cols),
+        words: Vec::new(),
     };
     // A gutter under no header word (inside a title every row starts
     // with, `Tidepool v2.29.2`) splits no column: it joins the one before.
@@ -290,15 +375,24 @@ fn columns(lines: &[&str], content: &[usize]) -> Option<Aligned> {
     if matches!(&t.split, Split::Columns(c) if c.len() < min_columns) {
         return None;
     }
+    // A row wider than its column (a 7-digit VSZ in `ps aux`, a long
+    // device name) closes no gutter: a column whose header holds several
+    // names, and whose cells hold as many words, is that many columns.
+    split_by_words(&mut t, lines, &body);
     let first = t.cells(lines[body[0]]);
     // Tools print column names capitalised (NAME, Filesystem, PID); a log
-    // line's words are not.
-    let capitalised = first.iter().all(|c| {
+    // line's words are not. Some print them in lower case after a
+    // capitalised first one (`iostat -x`: Device r/s rkB/s %util) over
+    // columns of numbers, which no log has.
+    let capitalised = |c: &&str| {
         c.chars()
             .find(|ch| ch.is_alphabetic())
             .is_some_and(char::is_uppercase)
-    });
-    let header = header_like(&first, min_columns) && capitalised;
+    };
+    let numeric = || numeric_columns(&t, lines, &body[1..]);
+    let header = header_like(&first, min_columns)
+        && (first.iter().all(capitalised)
+            || first.first().is_some_and(capitalised) && numeric() >= 2);
     let ls = body
         .iter()
         .filter(|&&i| t.cells(lines[i]).first().is_some_and(|c| is_mode(c)))
@@ -322,8 +416,10 @@ fn columns(lines: &[&str], content: &[usize]) -> Option<Aligned> {
         .iter()
         .map(|&i| t.cells(lines[i]).first().copied().unwrap_or(""))
         .collect();
+    // (Under a header over columns of numbers it is a table's group, as
+    // in `kafka-consumer-groups --describe`.)
     let same = lead.iter().filter(|c| **c == lead[0]).count();
-    if ls * 10 < body.len() * 9 && same * 10 >= lead.len() * 9 {
+    if ls * 10 < body.len() * 9 && same * 10 >= lead.len() * 9 && !(header && numeric() >= 2) {
         return None;
     }
     t.header = header.then_some(body[0]);
@@ -366,6 +462,89 @@ mod tests {
         let c = t.cells(l[3]);
         assert_eq!(c.first(), Some(&"alice"));
         assert_eq!(c.last(), Some(&"node server.js --port 80"));
+    }
+
+    #[test]
+    fn a_row_wider_than_its_column_closes_no_gutter() {
+        // `ps aux` widens a row past its column (VSZ of 7 digits): the
+        // header's names still split it. `df`'s last name has a space.
+        let ps = "USER         PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n\
+                  root           1  0.0  0.1 167744 11516 ?        Ss   Nov30   0:03 /sbin/init splash\n\
+                  root         812  0.1  1.2 8012576 763444 ?      Ssl  Nov30  80:27 /usr/bin/containerd\n\
+                  dev        47562 398.7 61.2 9123456 4012345 pts/1 Rl+ 09:12 912:01 node webpack --watch\n\
+                  alice       4250  0.0  0.0  12345  1234 pts/0    R+   10:02   0:00 ps aux\n\
+                  bob         5000  9.0 10.0 999999 99999 ?        R    09:00  60:00 python train.py\n";
+        let l = lines(ps);
+        let t = parse(&l).expect("ps table");
+        assert_eq!(t.header, Some(0));
+        assert_eq!(t.cells(l[0]).len(), 11, "{:?}", t.cells(l[0]));
+        assert_eq!(
+            t.cells(l[3]),
+            vec![
+                "dev",
+                "47562",
+                "398.7",
+                "61.2",
+                "9123456",
+                "4012345",
+                "pts/1",
+                "Rl+",
+                "09:12",
+                "912:01",
+                "node webpack --watch"
+            ]
+        );
+        let df = "Filesystem      Size  Used Avail Use% Mounted on\n\
+                  udev            7.7G     0  7.7G   0% /dev\n\
+                  tmpfs           1.6G  2.1M  1.6G   1% /run\n\
+                  /dev/nvme0n1p1   97G   95G  2.1G  98% /\n\
+                  /dev/loop0       48M   48M     0 100% /snap/core/1507\n\
+                  tmpfs           7.7G     0  7.7G   0% /dev/shm\n";
+        let l = lines(df);
+        let t = parse(&l).expect("df table");
+        assert_eq!(
+            t.cells(l[0]),
+            vec!["Filesystem", "Size", "Used", "Avail", "Use%", "Mounted on"]
+        );
+        assert_eq!(
+            t.cells(l[3]),
+            vec!["/dev/nvme0n1p1", "97G", "95G", "2.1G", "98%", "/"]
+        );
+    }
+
+    #[test]
+    fn lower_case_names_and_a_shared_first_column_over_numbers() {
+        // `iostat -x` names its columns in lower case after `Device`.
+        let io = "Device            r/s     rkB/s  %util\n\
+                  nvme0n1         25.17    508.52   3.75\n\
+                  nvme1n1         48.41    658.11  99.80\n\
+                  loop2           30.18     92.08   6.63\n\
+                  loop3           39.44    891.30   1.20\n\
+                  loop4           26.96    242.44   4.64\n";
+        let l = lines(io);
+        let t = parse(&l).expect("iostat table");
+        assert_eq!(t.header, Some(0));
+        assert_eq!(t.cells(l[2]), vec!["nvme1n1", "48.41", "658.11", "99.80"]);
+        // `kafka-consumer-groups --describe`: one group on every row.
+        let kafka = "GROUP        TOPIC      PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG\n\
+                     orders-sink  orders.v2  0          9585865         9585874         9\n\
+                     orders-sink  orders.v2  1          4361841         4361855         14\n\
+                     orders-sink  orders.v2  2          8473134         9677465         1204331\n\
+                     orders-sink  orders.v2  3          6104383         6104399         16\n\
+                     orders-sink  orders.v2  4          9711861         9711876         15\n";
+        let l = lines(kafka);
+        let t = parse(&l).expect("kafka table");
+        assert_eq!(t.header, Some(0));
+        assert_eq!(t.cells(l[3])[5], "1204331");
+        // Lower-case words over words, or a shared first column over
+        // text, stay a log.
+        let log = "Server    started  listening\n\
+                   worker    ready    queue-a\n\
+                   worker    ready    queue-b\n\
+                   worker    ready    queue-c\n\
+                   worker    ready    queue-d\n\
+                   worker    ready    queue-e\n";
+        assert!(parse(&lines(log)).is_none());
     }
 
     #[test]

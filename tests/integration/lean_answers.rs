@@ -635,3 +635,45 @@ fn a_diffs_last_hunk_keeps_its_blank_context_line() {
     assert_eq!(hunks, 2, "{view}");
     assert!(view.contains("+//! `x86` tests\n \n"), "{view}");
 }
+
+/// A linter's findings are the answer of the run, whatever their words:
+/// none of 90 `path:line:col: message (linter)` findings, many of one
+/// message, is elided (golangci-lint's default output, each finding
+/// followed by its source line and a caret).
+#[test]
+fn every_finding_of_a_linter_stays() {
+    let messages = [
+        "SA1019: \"io/ioutil\" has been deprecated since Go 1.19 (staticcheck)",
+        "S1002: should omit comparison to bool constant, can be simplified to `ok` (gosimple)",
+        "Error return value of `w.Write` is not checked (errcheck)",
+        "func `helper` is unused (unused)",
+        "printf: fmt.Sprintf format %s has arg x of wrong type int (govet)",
+    ];
+    let sources = [
+        "\tif ok == true {",
+        "\tw.Write(buf)",
+        "\tx := ioutil.ReadAll(r)",
+    ];
+    let mut input = String::new();
+    let mut locations = Vec::new();
+    for i in 0..90 {
+        let file = ["cart/repo", "orders/a", "server/handler", "store/b"][i % 4];
+        let loc = format!("internal/{file}.go:{}:{}", 10 + i * 3, 2 + i % 17);
+        // Most findings carry one of two messages: the frequent kinds.
+        let m = if i % 9 == 0 {
+            messages[2 + i % 3]
+        } else {
+            messages[i % 2]
+        };
+        input.push_str(&format!(
+            "{loc}: {m}\n{}\n\t{}^\n",
+            sources[i % 3],
+            " ".repeat(i % 17)
+        ));
+        locations.push(loc);
+    }
+    let (_, view) = lean(&input, &[]);
+    for loc in &locations {
+        assert!(view.contains(&format!("{loc}: ")), "{loc} missing:\n{view}");
+    }
+}
