@@ -155,7 +155,7 @@ pub(crate) fn view(
             // The resource's id names it (and what a replacement ends).
             || (depth == 0
                 && t.trim_start_matches(['-', '+', '~', '/', ' ']).starts_with("id ")
-                && !(t.ends_with("(known after apply)") && !t.contains("->")))
+                && (!t.ends_with("(known after apply)") || t.contains("->")))
         {
             Fold::Kept
         } else if destroy {
