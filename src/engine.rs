@@ -86,10 +86,14 @@ fn retrieve_note(
     view: &[u8],
     handle: &Handle,
     formatting_only: bool,
+    compact: bool,
 ) -> Vec<u8> {
     use crate::detect::Language as L;
     let h = handle.as_str();
-    let text = if formatting_only {
+    let text = if compact {
+        // Under a budget with no room for more: the command alone.
+        format!("caveman-engine retrieve {h} [QUERY]")
+    } else if formatting_only {
         format!("nothing elided but terminal formatting (escapes, overdrawn frames) and spacing; original: caveman-engine retrieve {h} (MCP: caveman_retrieve)")
     } else {
         format!("elided parts: caveman-engine retrieve {h} [QUERY] (MCP: caveman_retrieve)")
@@ -393,11 +397,39 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
         // agent that sees only the view (stdout, an MCP text block) can
         // still retrieve.
         if opts.profile == Profile::Lean && !lossless && !out.windows(4).any(|w| w == b"ccr_") {
-            let noted = retrieve_note(&ct, lang, &out, &handle, same_but_spacing(&out, &cleaned));
-            let n = tokens::count(&noted);
-            // Never at the cost of the budget the view met.
-            let fits = opts.budget.is_none_or(|b| n <= b || after > b);
-            if n < before && fits {
+            let note = |v: &[u8], compact: bool| {
+                let spacing = same_but_spacing(v, &cleaned);
+                retrieve_note(&ct, lang, v, &handle, spacing, compact)
+            };
+            let mut noted = note(&out, false);
+            let mut n = tokens::count(&noted);
+            if opts.budget.is_some_and(|b| n > b) {
+                noted = note(&out, true);
+                n = tokens::count(&noted);
+            }
+            // The handle line is never cut: a view the line pushes past
+            // the budget is fitted again into what the line leaves, and
+            // when nothing fits beside it the view is the smallest one (a
+            // budget smaller than that line is exceeded, and the report
+            // says so).
+            if let Some(b) = opts.budget.filter(|&b| n > b) {
+                let cost = n.saturating_sub(after).max(1);
+                let refit = (b > cost)
+                    .then(|| {
+                        if ct == ContentType::Json || crate::budget::json::is_jsonp(&body) {
+                            crate::budget::json::fit(&body, b - cost, &opts.query)
+                        } else {
+                            crate::budget::fit_lines(&out, b - cost, &opts.query)
+                        }
+                    })
+                    .flatten()
+                    .map(|v| note(&v, true))
+                    .filter(|v| tokens::count(v) <= b);
+                noted =
+                    refit.unwrap_or_else(|| crate::budget::smallest(&ct, &body, &handle, before));
+                n = tokens::count(&noted);
+            }
+            if n < before {
                 out = noted;
                 after = n;
                 if let Some(b) = opts.budget {

@@ -75,6 +75,11 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
         return Ok(view);
     }
     let doc = Lines::split(text);
+    if let Some(view) =
+        super::terminal::terraform::view(doc.body(), doc.trailing_lf, doc.cr, budget)
+    {
+        return Ok(view);
+    }
     let rules = lean::Rules {
         tail: 2,
         extra: Some(is_strace_open),

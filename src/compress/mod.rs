@@ -18,7 +18,7 @@ mod repetition;
 mod search;
 pub(crate) mod shared;
 pub mod tabular;
-mod terminal;
+pub(crate) mod terminal;
 mod text;
 mod toolschema;
 mod toon;

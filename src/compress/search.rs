@@ -41,6 +41,8 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
 const LEAN_PER_FILE: usize = 2;
 /// Entries kept per directory or host of a path or URL list (lean).
 const LEAN_PER_GROUP: usize = 2;
+/// Files (or directories, hosts) a marker names; the others it counts.
+const MARKER_NAMES: usize = 8;
 
 /// What a line of search output is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -267,28 +269,25 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
     keep.fill_query(query, QUERY_FILL, |i| doc.line(i).into());
     // Context lines right next to a kept hit stay with it (hits kept
     // before this rule: it only adds context lines).
-    for i in 0..n {
-        if let Entry::Context(p) = es.get(i) {
-            let near = |j: usize| keep.get(j) && es.is_hit(j) && es.get(j) == Entry::Hit(p);
-            let mut j = i;
-            let mut near_kept = false;
-            while j > 0 && es.is_context_of(j - 1, p) {
-                j -= 1;
-            }
-            if j > 0 && near(j - 1) {
-                near_kept = true;
-            }
-            let mut k = i;
-            while k + 1 < n && es.is_context_of(k + 1, p) {
-                k += 1;
-            }
-            if k + 1 < n && near(k + 1) {
-                near_kept = true;
-            }
-            if near_kept {
-                keep.set(i, "context of a kept hit");
+    // Each run of one file's context lines is read once (a line-by-line
+    // walk to the run's ends was quadratic in the run's length).
+    let mut i = 0;
+    while i < n {
+        let Entry::Context(p) = es.get(i) else {
+            i += 1;
+            continue;
+        };
+        let mut k = i;
+        while k + 1 < n && es.is_context_of(k + 1, p) {
+            k += 1;
+        }
+        let near = |j: usize| keep.get(j) && es.is_hit(j) && es.get(j) == Entry::Hit(p);
+        if (i > 0 && near(i - 1)) || (k + 1 < n && near(k + 1)) {
+            for j in i..=k {
+                keep.set(j, "context of a kept hit");
             }
         }
+        i = k + 1;
     }
     // Blank lines and separators between kept parts stay.
     for i in 0..n {
@@ -303,8 +302,11 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
         "",
     );
     let (pieces, _, trace) = keep.collapse(|run| {
+        // Paths and groups in first-seen order, found by a map (a scan of
+        // the list was quadratic in the files a run holds).
         let mut hits: Vec<(&str, usize)> = Vec::new();
         let mut listed: Vec<(&str, usize)> = Vec::new();
+        let mut at: rustc_hash::FxHashMap<(bool, &str), usize> = Default::default();
         let mut context = 0;
         let mut other = 0;
         for e in es.range(run.clone()) {
@@ -321,22 +323,40 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
                 }
             };
             let key = match e {
-                Entry::Hit(p) | Entry::Listed(p) => p,
+                Entry::Hit(p) => (true, p),
+                Entry::Listed(p) => (false, p),
                 _ => unreachable!(),
             };
-            match v.iter_mut().find(|x| x.0 == key) {
-                Some(x) => x.1 += 1,
-                None => v.push((key, 1)),
-            }
+            let k = *at.entry(key).or_insert_with(|| {
+                v.push((key.1, 0));
+                v.len() - 1
+            });
+            v[k].1 += 1;
         }
         let mut parts: Vec<String> = Vec::new();
-        for (p, c) in &hits {
+        for (p, c) in hits.iter().take(MARKER_NAMES) {
             parts.push(format!("\u{2026} {c} more matches in {p} elided (caveman)"));
         }
-        for (g, c) in &listed {
+        if hits.len() > MARKER_NAMES {
+            let rest = &hits[MARKER_NAMES..];
+            let c: usize = rest.iter().map(|x| x.1).sum();
+            parts.push(format!(
+                "\u{2026} {c} more matches in {} other files elided (caveman)",
+                rest.len()
+            ));
+        }
+        for (g, c) in listed.iter().take(MARKER_NAMES) {
             let g = if g.is_empty() { "." } else { g };
             parts.push(format!(
                 "\u{2026} {c} more lines under {g} elided (caveman)"
+            ));
+        }
+        if listed.len() > MARKER_NAMES {
+            let rest = &listed[MARKER_NAMES..];
+            let c: usize = rest.iter().map(|x| x.1).sum();
+            parts.push(format!(
+                "\u{2026} {c} more lines under {} other directories or hosts elided (caveman)",
+                rest.len()
             ));
         }
         let mut extra = Vec::new();

@@ -13,6 +13,8 @@ use super::shared::lines::{join_lines, Keep, Lines, Pieces};
 use super::{Compressed, Decline, Input, Trace};
 use crate::go::regexp;
 
+pub(crate) mod terraform;
+
 /// Lines kept at the start and at the end.
 const HEAD: usize = 3;
 const TAIL: usize = 3;
@@ -71,6 +73,9 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
     use super::shared::lean;
     let mut clock = crate::timings::Clock::new("terminal");
     let (body, trailing_lf, cr) = cleaned(text, true);
+    if let Some(c) = terraform::view(&body, trailing_lf, cr, budget) {
+        return Ok(c);
+    }
     let doc = Lines::of_body(&body, trailing_lf, cr);
     clock.mark("clean");
     let whole = || lean::join(&doc, &Pieces::all(doc.len()));

@@ -731,3 +731,35 @@ fn a_pipe_table_of_a_hundred_thousand_columns_is_not_weighed_per_column() {
         "no marker row as wide as the header"
     );
 }
+
+/// grep output over 55,000 files (4.7 MB) under a budget: each marker found
+/// its files' counts by a scan of the files seen so far (quadratic: 8.5 s;
+/// BENCHMARKS.md has the time). The view fits, names the handle, and its
+/// markers count every line: a few files by name, the rest in a count.
+#[test]
+fn grep_output_over_fifty_five_thousand_files_fits_a_budget() {
+    let mut s = String::new();
+    for i in 0..55_000 {
+        s.push_str(&format!(
+            "src/mod{}/file{i}.rs:{}:    let value_{i} = compute(&input).unwrap_or_default();\n",
+            i % 97,
+            i % 400 + 1
+        ));
+    }
+    let tc = TestCommand::new();
+    let r = tc.expect(
+        &["compress", "--profile", "lean", "--budget", "500"],
+        s.as_bytes(),
+        0,
+    );
+    assert!(r.report()["tokens_after"].as_u64().unwrap() <= 500);
+    let view = String::from_utf8(r.stdout).unwrap();
+    assert!(view.contains("caveman-engine retrieve ccr_"), "{view}");
+    let lines: Vec<&str> = view
+        .lines()
+        .filter(|l| !l.starts_with("\u{2026} caveman:"))
+        .collect();
+    assert_eq!(stands_for(&lines.join("\n")), 55_000, "{view}");
+    assert!(view.lines().count() < 60, "{view}");
+    assert!(view.contains(" other files elided (caveman)"), "{view}");
+}

@@ -677,3 +677,33 @@ fn every_finding_of_a_linter_stays() {
         assert!(view.contains(&format!("{loc}: ")), "{loc} missing:\n{view}");
     }
 }
+
+/// Budgets too small for the closing handle line (issue 40 §7): the line
+/// that names the handle is never cut; a budget smaller than it is
+/// exceeded and the report says so, a larger one is met with the line in
+/// the view.
+#[test]
+fn the_handle_line_stays_under_any_budget() {
+    let mut log = String::new();
+    for i in 0..2_000 {
+        log.push_str(&format!("INFO ok {i}\n"));
+        if i == 1_000 {
+            log.push_str("ERROR boom\n");
+        }
+    }
+    for b in (1..=50).chain([60, 80, 120]) {
+        let (r, view) = lean(&log, &["--budget", &b.to_string()]);
+        let report = r.report();
+        let after = report["tokens_after"].as_u64().unwrap();
+        let h = report["recovery_handle"].as_str().unwrap();
+        assert!(
+            view.contains(&format!("caveman-engine retrieve {h}")),
+            "budget {b}: {view}"
+        );
+        let over = report["over_budget"].as_bool().unwrap_or(false);
+        assert_eq!(over, after > b, "budget {b}: {view}");
+        if b >= 60 {
+            assert!(after <= b, "budget {b}: {view}");
+        }
+    }
+}

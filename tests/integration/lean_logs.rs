@@ -274,3 +274,123 @@ fn a_marker_over_lines_without_fields_names_their_first_words() {
         format!("\u{2026} {k} lines elided (caveman): first words: status\u{d7}{k} \u{2026}")
     );
 }
+
+/// 1,500 copies of one WARN line that differ only in their timestamp and
+/// pid (issue 40 §3): the first and the last stay, the marker between
+/// them counts the copies and states their time span, first to last; the
+/// rare lines around them and every error line stay.
+#[test]
+fn copies_that_differ_only_in_their_timestamp_fold_into_first_and_last() {
+    let mut log = String::new();
+    for i in 0..40 {
+        log.push_str(&format!(
+            "2024-03-05T09:59:{:02}Z INFO [http] served /api/items/{i} in {} ms\n",
+            i % 60,
+            i % 7
+        ));
+    }
+    log.push_str("2024-03-05T09:59:50Z INFO [config] reloaded settings from /etc/app.yaml\n");
+    for i in 0..1_500 {
+        log.push_str(&format!(
+            "2024-03-05T10:{:02}:{:02}Z WARN [pool] worker[{}]: connection pool exhausted, waiting for a free slot\n",
+            i / 60,
+            i % 60,
+            1000 + i % 9
+        ));
+    }
+    log.push_str("2024-03-05T10:25:00Z ERROR [main] request timed out after 30 s\n");
+    log.push_str("2024-03-05T10:25:01Z INFO [main] shutting down\n");
+    let view = lean(&log);
+    let warns: Vec<&str> = view
+        .lines()
+        .filter(|l| l.contains("WARN") && !l.starts_with("\u{2026}"))
+        .collect();
+    assert_eq!(
+        warns,
+        [
+            "2024-03-05T10:00:00Z WARN [pool] worker[1000]: connection pool exhausted, waiting for a free slot",
+            "2024-03-05T10:24:59Z WARN [pool] worker[1005]: connection pool exhausted, waiting for a free slot",
+        ],
+        "{view}"
+    );
+    assert!(
+        view.contains("\n\u{2026} 1498 lines elided (caveman): the line above again \u{d7}1498 (only timestamps and ids differ), 2024-03-05T10:00:01Z \u{2192} 2024-03-05T10:24:58Z \u{2026}\n"),
+        "{view}"
+    );
+    assert!(
+        view.contains("reloaded settings from /etc/app.yaml"),
+        "{view}"
+    );
+    assert!(
+        view.contains("ERROR [main] request timed out after 30 s"),
+        "{view}"
+    );
+}
+
+/// A terraform plan: every resource's address and action, the changed
+/// attributes, `forces replacement`, the summary and the warning block
+/// stay; unchanged attributes, `(known after apply)` values and the
+/// refresh lines fold into markers that count them.
+#[test]
+fn a_terraform_plan_keeps_each_resource_its_changes_and_the_summary() {
+    let mut plan = String::new();
+    for i in 0..30 {
+        plan.push_str(&format!(
+            "aws_subnet.private[{i}]: Refreshing state... [id=subnet-0{i:016x}]\n"
+        ));
+    }
+    plan.push_str("\nTerraform will perform the following actions:\n\n");
+    plan.push_str("  # aws_instance.web must be replaced\n-/+ resource \"aws_instance\" \"web\" {\n      ~ ami                = \"ami-0c55b159\" -> \"ami-0d5eff06\" # forces replacement\n");
+    for a in [
+        "arn",
+        "private_dns",
+        "private_ip",
+        "public_dns",
+        "public_ip",
+        "host_id",
+        "ipv6_addresses",
+    ] {
+        plan.push_str(&format!(
+            "      ~ {a:18} = \"old-{a}\" -> (known after apply)\n"
+        ));
+    }
+    plan.push_str("        instance_type      = \"t3.micro\"\n        tags               = {\n            \"Name\" = \"web\"\n        }\n        # (4 unchanged attributes hidden)\n    }\n\n");
+    plan.push_str("  # aws_s3_bucket.logs will be created\n  + resource \"aws_s3_bucket\" \"logs\" {\n      + bucket        = \"acme-prod-logs\"\n");
+    for a in [
+        "acl",
+        "arn",
+        "bucket_domain_name",
+        "hosted_zone_id",
+        "id",
+        "policy",
+        "region",
+    ] {
+        plan.push_str(&format!("      + {a:13} = (known after apply)\n"));
+    }
+    plan.push_str("    }\n\n  # aws_security_group_rule.old_ssh will be destroyed\n  - resource \"aws_security_group_rule\" \"old_ssh\" {\n      - from_port = 22 -> null\n      - id        = \"sgrule-1234567890\" -> null\n      - protocol  = \"tcp\" -> null\n      - to_port   = 22 -> null\n      - type      = \"ingress\" -> null\n    }\n\n");
+    plan.push_str("Plan: 2 to add, 0 to change, 2 to destroy.\n\u{2577}\n\u{2502} Warning: Argument is deprecated\n\u{2502}\n\u{2502}   on main.tf line 40, in resource \"aws_s3_bucket\" \"logs\":\n\u{2502}   40:   acl = \"private\"\n\u{2575}\n");
+    let view = lean(&plan);
+    for kept in [
+        "  # aws_instance.web must be replaced",
+        "-/+ resource \"aws_instance\" \"web\" {",
+        "      ~ ami                = \"ami-0c55b159\" -> \"ami-0d5eff06\" # forces replacement",
+        "  # aws_s3_bucket.logs will be created",
+        "      + bucket        = \"acme-prod-logs\"",
+        "  - resource \"aws_security_group_rule\" \"old_ssh\" {",
+        "      - id        = \"sgrule-1234567890\" -> null",
+        "Plan: 2 to add, 0 to change, 2 to destroy.",
+        "\u{2502} Warning: Argument is deprecated",
+        "\u{2502}   40:   acl = \"private\"",
+        "        # (4 unchanged attributes hidden)",
+    ] {
+        assert!(view.lines().any(|l| l == kept), "{kept}\n{view}");
+    }
+    for folded in [
+        "\u{2026} 30 lines elided (caveman): 30 refreshed resources' states \u{2026}",
+        "      \u{2026} 11 lines elided (caveman): 7 known after apply, 4 unchanged \u{2026}",
+        "      \u{2026} 7 lines elided (caveman): 7 known after apply \u{2026}",
+        "      \u{2026} 3 lines elided (caveman): 3 attributes of the destroyed resource \u{2026}",
+    ] {
+        assert!(view.contains(&format!("{folded}\n")), "{folded}\n{view}");
+    }
+}

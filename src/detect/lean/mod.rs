@@ -96,16 +96,18 @@ const DECISIVE: &[(&str, Recognise)] = &[
     ("diff", structure::diff),
     ("html", structure::html),
     ("git log", structure::git_log),
+    ("terraform plan", structure::terraform_plan),
     ("shebang", code_by_shebang),
 ];
 
 /// The line recognisers: the one that explains most of the sample wins,
 /// ties in this order. Each share is weighed by how much one line says:
 /// a sentence or a statement is weaker evidence than a timestamped
-/// record, a `path:N:` hit or a `key = value` line.
+/// record, a `path:N:` hit or a `key = value` line. grep output comes
+/// before tables: hits whose text holds a comma also read as two columns.
 const LINE_RULES: &[(&str, Recognise, u32)] = &[
-    ("csv/tsv/markdown table", tables::delimited, 100),
     ("grep output", search::grep, 100),
+    ("csv/tsv/markdown table", tables::delimited, 100),
     ("aligned table", tables::aligned, 100),
     ("ls -l listing", tables::listing, 100),
     ("config", config::config, 100),

@@ -189,3 +189,16 @@ pub(super) fn git_log<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
         )
     })
 }
+
+/// terraform plan output: a resource's action comment over its
+/// `resource` line, and the plan's summary. Named terminal output (the
+/// terminal view reads it by its own rules).
+pub(super) fn terraform_plan<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
+    crate::compress::terminal::terraform::is_plan(ctx.text).then(|| {
+        Hit::new(
+            ContentType::Terminal,
+            "terraform plan: resource action comments and a Plan: summary",
+            100,
+        )
+    })
+}

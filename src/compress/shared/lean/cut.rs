@@ -26,8 +26,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::super::lines::{Keep, Lines, Pieces, Trace};
 use super::super::signal::{self, Level};
 use super::{
-    is_own_template, template, testrun, Rules, CONTINUATION, TIMESTAMP, TIME_OF_DAY, TS_EACH,
-    TS_FORMATS,
+    is_own_template, template, testrun, volatile, Rules, CONTINUATION, TIMESTAMP, TIME_OF_DAY,
+    TS_EACH, TS_FORMATS,
 };
 use crate::compress::shared::secrets::holds_credential;
 
@@ -159,29 +159,15 @@ pub(crate) fn cut(
     // A repeat is kept again where it follows another line (the same
     // assertion failing in a second test), up to a few copies; a repeat
     // after the same line is the same event again.
-    let mut seen: FxHashSet<(&str, &str)> = FxHashSet::default();
-    let mut copies: FxHashMap<&str, usize> = FxHashMap::default();
-    for &i in &signals {
-        let line = doc.line(i).trim_end();
-        let before = (0..i)
-            .rev()
-            .take(8)
-            .map(|k| doc.line(k).trim_end())
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("");
-        let c = copies.entry(line).or_insert(0);
-        if *c >= MAX_COPIES || !seen.insert((line, before)) {
-            continue;
-        }
-        *c += 1;
-        keep.set(
-            i,
-            match signal::level(line) {
-                Level::Error => "error (each distinct line)",
-                Level::Warning => "warning (each distinct line)",
-                Level::Other => "summary line (each distinct line)",
-            },
-        );
+    // Lines are told apart by their text without timestamps and ids
+    // ([`volatile::key`]): copies of one event in a row keep their first
+    // and last (the marker between counts them), not every copy.
+    let mut seen: FxHashSet<(Cow<'_, str>, Cow<'_, str>)> = FxHashSet::default();
+    // Error lines left out as copies of one kept: counted in a note.
+    let mut copied: Vec<usize> = Vec::new();
+    let mut copies: FxHashMap<Cow<'_, str>, (usize, usize)> = FxHashMap::default();
+    let record = |keep: &mut Keep, i: usize, reason: &'static str| {
+        keep.set(i, reason);
         // The record it heads.
         let mut j = i + 1;
         while j < n && j - i <= MAX_CONTINUATION && CONTINUATION.is_match(doc.line(j)) {
@@ -196,7 +182,45 @@ pub(crate) fn cut(
             }
             keep.set(end, "stack frame or diagnostic");
         }
+    };
+    let reason = |line: &str, last: bool| match (signal::level(line), last) {
+        (Level::Error, false) => "error (each distinct line)",
+        (Level::Error, true) => "error (last copy of a repeated line)",
+        (Level::Warning, false) => "warning (each distinct line)",
+        (Level::Warning, true) => "warning (last copy of a repeated line)",
+        (Level::Other, false) => "summary line (each distinct line)",
+        (Level::Other, true) => "summary line (last copy of a repeated line)",
+    };
+    for &i in &signals {
+        let line = doc.line(i);
+        let k = volatile::key(line);
+        let before = (0..i)
+            .rev()
+            .take(8)
+            .map(|k| doc.line(k))
+            .find(|l| !l.trim().is_empty())
+            .map_or(Cow::Borrowed(""), volatile::key);
+        let c = copies.entry(k.clone()).or_insert((0, i));
+        c.1 = i;
+        // A copy right after a copy is the same event again.
+        if c.0 >= MAX_COPIES || before == k || !seen.insert((k, before)) {
+            if signal::level(line) == Level::Error {
+                copied.push(i);
+            }
+            continue;
+        }
+        c.0 += 1;
+        record(&mut keep, i, reason(line, false));
     }
+    // The last copy of a repeated line: when it was seen last.
+    let mut lasts: Vec<usize> = copies.into_values().map(|c| c.1).collect();
+    lasts.sort_unstable();
+    for i in lasts {
+        if !keep.get(i) {
+            record(&mut keep, i, reason(doc.line(i), true));
+        }
+    }
+    drop(seen);
     drop(signals);
     // A failing test's evidence, whatever repeats across tests.
     testrun::evidence(doc, &mut keep);
@@ -442,11 +466,23 @@ pub(crate) fn cut(
         // A budget too small for even the shortest closing marker keeps lines
         // (an error first) rather than the summary.
         .filter(|c| budget.is_none_or(|b| crate::tokens::count(c.as_bytes()) * 4 <= b));
+    // Error lines elided as copies of shown ones are counted, as the
+    // budget's are: a reader knows how often the error happened.
+    let copies = copied.iter().filter(|&&i| !keep.get(i)).count();
+    drop(copied);
+    let copies_note = (copies > 0).then(|| {
+        format!("\u{2026} caveman: {copies} error {unit} are among those elided: copies of error {unit} shown (only timestamps and ids differ) \u{2026}")
+    });
+    let overhead = [close.as_deref(), copies_note.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join("\n");
     let unfit = keep.fit_text(
         budget,
         |i| doc.line(i),
         "\u{2026} 9999 lines elided (caveman) \u{2026}",
-        close.as_deref().unwrap_or(""),
+        &overhead,
     );
     let fitted = budget.is_some();
     let (mut pieces, _, trace) = keep.collapse(|run| {
@@ -454,6 +490,9 @@ pub(crate) fn cut(
             return None;
         }
         let count = run.len();
+        if let Some(m) = volatile::repeat_marker(doc, run.clone(), unit) {
+            return Some((m, 0));
+        }
         let facts = if fitted {
             String::new()
         } else if let Some(t) = testrun::tally(doc.range(run.clone())) {
@@ -481,6 +520,9 @@ pub(crate) fn cut(
         Some((marker, 0))
     });
     if let Some(note) = unfit.note(unit) {
+        pieces.marker(note);
+    }
+    if let Some(note) = copies_note {
         pieces.marker(note);
     }
     if let Some(c) = close {

@@ -319,6 +319,7 @@ pub(crate) struct Rules {
 mod cut;
 mod kinds;
 mod testrun;
+mod volatile;
 
 pub(crate) use cut::cut;
 
