@@ -380,6 +380,53 @@ mod tests {
         assert_eq!(template("{\"k\": \"v\"}"), "{\"k\": \"<*>\"}");
     }
 
+    /// The closing marker's span is the first and last timestamp; it is
+    /// said to run "from" one "to" the other only when the timestamps run
+    /// in time order (`git blame` lines do not).
+    #[test]
+    fn a_span_is_claimed_only_over_timestamps_in_order() {
+        let rules = Rules {
+            tail: 1,
+            extra: None,
+            unit: "lines",
+        };
+        let view = |text: &str| {
+            let doc = Lines::split(text);
+            let (pieces, _) = cut(&doc, &rules, "", None).unwrap();
+            String::from_utf8(join(&doc, &pieces)).unwrap()
+        };
+        let mut blame = String::new();
+        let mut log = String::new();
+        for i in 0..300u32 {
+            let month = 1 + (i * 7) % 9;
+            blame.push_str(&format!(
+                "a1b2c3d{} (Carol White 2026-{month:02}-{:02} 10:00:00 +0000 {i:3}) let x{} = {};\n",
+                i % 10,
+                1 + i % 28,
+                i % 13,
+                i * 31 % 97
+            ));
+            log.push_str(&format!(
+                "Mar {:2} {:02}:00:00 host app[{i}]: served request {}\n",
+                1 + i / 24,
+                i % 24,
+                i % 13
+            ));
+        }
+        let b = view(&blame);
+        assert!(!b.contains(", from 2026-"), "{b}");
+        assert!(
+            b.contains(", first timestamp 2026-01-01 10:00:00, last 2026-"),
+            "{b}"
+        );
+        assert!(b.contains("(not in time order)"), "{b}");
+        let l = view(&log);
+        assert!(
+            l.contains(", from Mar  1 00:00:00 to Mar 13 11:00:00"),
+            "{l}"
+        );
+    }
+
     #[test]
     fn errors_kept_counts_add_up() {
         let mut text = String::new();
