@@ -30,6 +30,8 @@ mod lean_logs;
 mod lean_members;
 #[path = "integration/lean_properties.rs"]
 mod lean_properties;
+#[path = "integration/lean_records.rs"]
+mod lean_records;
 #[path = "integration/lean_search.rs"]
 mod lean_search;
 #[path = "integration/lean_table_claims.rs"]

@@ -22,6 +22,7 @@
 mod run;
 mod select;
 mod shape;
+mod status;
 
 pub(super) use run::run;
 
@@ -158,8 +159,9 @@ impl Level {
 impl Level {
     /// The levels the compat floor may take: they cut harder but keep
     /// every promise of the lean view (errors, contracts, the names of a
-    /// short list's members).
-    pub(crate) const FLOOR: [Level; 2] = [
+    /// short list's members); the last states no summary beyond the
+    /// counts (compat's view of short nested lists is that small).
+    pub(crate) const FLOOR: [Level; 3] = [
         Level::ALL[1],
         Level {
             head: 1,
@@ -168,6 +170,15 @@ impl Level {
             rare: true,
             ids: true,
             room: Some(300),
+            errors: usize::MAX,
+        },
+        Level {
+            head: 1,
+            tail: 1,
+            holders: false,
+            rare: true,
+            ids: true,
+            room: Some(0),
             errors: usize::MAX,
         },
     ];
@@ -621,13 +632,16 @@ impl<'q> Writer<'q> {
 /// (when listed), then, on the first marker, the summary.
 fn marker_text(cut: &select::Cut, run: std::ops::Range<usize>, first: bool) -> String {
     let mut parts = Vec::new();
-    if let Some((label, names)) = &cut.ids {
-        let listed: Vec<&str> = run
-            .filter(|&i| !cut.keep[i])
-            .map(|i| names[i].as_str())
-            .collect();
+    let hidden: Vec<usize> = run.filter(|&i| !cut.keep[i]).collect();
+    if let Some(ids) = cut.ids.as_ref().filter(|ids| ids.all) {
+        let listed: Vec<&str> = hidden.iter().map(|&i| ids.names[i].as_str()).collect();
         if !listed.is_empty() {
-            parts.push(format!("{label}: {}", listed.join(", ")));
+            parts.push(format!("{}: {}", ids.label, listed.join(", ")));
+        }
+    }
+    if let Some(s) = &cut.status {
+        if !hidden.is_empty() {
+            parts.extend(s.describe(&hidden, cut.ids.as_ref()));
         }
     }
     if first && !cut.summary.is_empty() {
@@ -655,10 +669,26 @@ mod tests {
             .collect();
         let input = format!("{{\"page\":1,\"items\":[{}]}}", items.join(","));
         let out = lean(&input).unwrap();
-        assert_eq!(
-            out,
-            "{\"page\":1,\"items\":[\n{\"seq\":0,\"status\":\"ok\",\"qty\":0},\n{\"seq\":1,\"status\":\"ok\",\"qty\":1},\n{\"__caveman_elided__\":2,\"__caveman_invariants__\":\"40 total elements; fields: seq, status, qty; seq=0..39; qty=0..4 (0×8 1×8 2×8 3×8 4×8); status: ok×39 failed×1\"},\n{\"seq\":4,\"status\":\"ok\",\"qty\":4},\n{\"__caveman_elided__\":2},\n{\"seq\":7,\"status\":\"failed\",\"qty\":2},\n{\"__caveman_elided__\":31},\n{\"seq\":39,\"status\":\"ok\",\"qty\":4}\n]}"
+        assert!(out.starts_with("{\"page\":1,\"items\":[\n{\"seq\":0,\"status\":\"ok\",\"qty\":0},\n{\"seq\":1,\"status\":\"ok\",\"qty\":1},\n"), "{out}");
+        assert!(
+            out.contains("\n{\"seq\":7,\"status\":\"failed\",\"qty\":2},\n"),
+            "{out}"
         );
+        assert!(out.contains("40 total elements; fields: seq, status, qty; seq=0..39; qty=0..4 (0×8 1×8 2×8 3×8 4×8); status: ok×39 failed×1"), "{out}");
+        // Each marker says what the elements it hides share, of those.
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let mut hidden = 0;
+        for m in v["items"].as_array().unwrap() {
+            if let Some(n) = m.get(ELIDED_KEY).and_then(|n| n.as_u64()) {
+                let text = m[INVARIANTS_KEY].as_str().unwrap();
+                assert!(
+                    text.starts_with(&format!("of these {n}, all status=ok")),
+                    "{text}"
+                );
+                hidden += n;
+            }
+        }
+        assert!(hidden > 0);
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert!(v.is_object());
     }

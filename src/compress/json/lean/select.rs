@@ -11,6 +11,7 @@ use super::super::super::shared::secrets::holds_credential;
 use super::super::super::shared::stats::{Scalar, Stats};
 use super::super::super::shared::{dropped_runs, relevance};
 use super::shape::{self, context_of, id_key, id_of, key_set, row_width, table_header};
+use super::status::{failing, Status};
 use super::{doc_of, plain_len, Level};
 use crate::compress::Trace;
 use crate::go::json::{Json, Value};
@@ -33,9 +34,22 @@ const MAX_FIELDS: usize = 1024;
 const MAX_LEAF_DEPTH: usize = 6;
 /// Every dropped member is named in its marker when the collection has at
 /// most this many members, or when the names take at most
-/// [`ID_LIST_BYTES`].
+/// [`ID_LIST_BYTES`], or at most 1/[`ID_LIST_SHARE`] of the collection's
+/// bytes (up to [`ID_MAP_BYTES`]): a list of records with long bodies
+/// (database parameters, functions, instances) is answered by its names.
 const ID_LIST_MAX: usize = 64;
 const ID_LIST_BYTES: usize = 2048;
+const ID_LIST_SHARE: usize = 12;
+/// Names of the members with a failing status, when not every member is
+/// named, listed in their markers up to 1/[`STATUS_NAMES_SHARE`] of the
+/// collection's bytes, at least 4 × [`ID_LIST_BYTES`], at most
+/// [`STATUS_NAMES_MAX`]; those of other statuses than the default (the
+/// rarest first) up to [`ID_LIST_BYTES`].
+const STATUS_NAMES_SHARE: usize = 12;
+const STATUS_NAMES_MAX: usize = 16 * 1024;
+/// Elements up to this size are kept for holding a numeric field's
+/// extremes (a node's metrics are a larger record than a table's row).
+const EXTREME_BYTES: usize = 4096;
 /// The keys of a map (a lockfile's packages, an update center's
 /// plugins) are its content: listed up to this many bytes.
 const ID_MAP_BYTES: usize = 16 * 1024;
@@ -50,9 +64,21 @@ pub(super) struct Cut {
     pub keep: Vec<bool>,
     /// The summary of every member, for the first marker.
     pub summary: String,
-    /// What the listed identifiers are (`name`, `keys`) and each member's
-    /// identifier, when dropped members are named in their markers.
-    pub ids: Option<(String, Vec<String>)>,
+    /// The members' identifiers, when markers name dropped members.
+    pub ids: Option<Ids>,
+    /// The members' status, when they have one.
+    pub status: Option<Status>,
+}
+
+/// What identifies the members of a collection.
+pub(super) struct Ids {
+    /// What the identifiers are (`name`, `keys`, `id type actor`).
+    pub label: String,
+    /// Each member's identifier; empty when a marker cannot list it.
+    pub names: Vec<String>,
+    /// Every dropped member is named in its marker (else only those with
+    /// a status other than the default, as [`Status::named`] says).
+    pub all: bool,
 }
 
 /// The members of a collection: values, and the keys of a map's members.
@@ -168,16 +194,47 @@ pub(super) fn choose(m: &Members<'_, '_>, level: Level, query: &str, trace: &mut
         }
         account(trace, &keep, "rare value of a field with a default");
     }
+    // The members whose status is not the default, as rows while they fit
+    // (failing ones first, then the rarest).
+    let mut status = if level.rare {
+        Status::find(&st, items)
+    } else {
+        None
+    };
+    if let Some(s) = &status {
+        let mut room = (total / 32).clamp(1024, 8192);
+        for (_, units) in s.others() {
+            if row(&units) {
+                admit(&mut keep, &units, &lens, &mut room);
+            }
+        }
+        account(trace, &keep, "status other than the default");
+    }
     if level.holders {
         for h in st.holders() {
             keep[h] = true;
         }
         account(trace, &keep, "extreme or value the summary cannot state");
-        // And the holders of each field's extremes (rows, within a budget).
+        // And the holders of each field's extremes (within budgets): the
+        // greatest values of every field (the largest consumers), then
+        // the least.
+        let (greatest, next, rest) = extremes(&st);
+        let mut room = (total / 8).clamp(4096, 16384);
+        for unit in greatest {
+            if lens[unit] <= EXTREME_BYTES {
+                admit(&mut keep, &[unit], &lens, &mut room);
+            }
+        }
+        let mut room = (total / 64).clamp(1024, 4096);
+        for unit in next {
+            if lens[unit] <= EXTREME_BYTES {
+                admit(&mut keep, &[unit], &lens, &mut room);
+            }
+        }
         let mut room = (total / 32).clamp(1024, 8192);
-        for pair in st.extremes(1) {
-            if row(&pair) {
-                admit(&mut keep, &pair, &lens, &mut room);
+        for unit in rest {
+            if row(&[unit]) {
+                admit(&mut keep, &[unit], &lens, &mut room);
             }
         }
         account(trace, &keep, "least or greatest value of a field");
@@ -222,12 +279,44 @@ pub(super) fn choose(m: &Members<'_, '_>, level: Level, query: &str, trace: &mut
         }
         account(trace, &keep, "query");
     }
-    // Identifiers of the members, when the markers name them.
-    let ids = if level.ids { identifiers(m) } else { None };
-    if let Some((_, names)) = &ids {
-        for (k, name) in keep.iter_mut().zip(names) {
-            if name.is_empty() {
-                *k = true;
+    // Identifiers of the members, when the markers name them: all, or
+    // those whose status is not the default.
+    let ids = if level.ids {
+        identifiers(m, total)
+    } else {
+        None
+    };
+    if let Some(ids) = &ids {
+        if let Some(s) = status.as_mut() {
+            let mut room = (total / STATUS_NAMES_SHARE).clamp(4 * ID_LIST_BYTES, STATUS_NAMES_MAX);
+            let mut other_room = ID_LIST_BYTES;
+            for (v, units) in s.others() {
+                // A status that is no failure is named within a smaller room.
+                let room = if failing(&s.values[v]) {
+                    &mut room
+                } else {
+                    &mut other_room
+                };
+                let cost: usize = units
+                    .iter()
+                    .filter(|&&u| !keep[u])
+                    .map(|&u| ids.names[u].len() + 2)
+                    .sum();
+                let unlisted = units.iter().filter(|&&u| ids.names[u].is_empty()).count();
+                if (ids.all || cost <= *room) && unlisted * 10 <= units.len() {
+                    *room -= cost.min(*room);
+                    s.named[v] = true;
+                    for u in units {
+                        keep[u] |= ids.names[u].is_empty();
+                    }
+                }
+            }
+        }
+        if ids.all {
+            for (k, name) in keep.iter_mut().zip(&ids.names) {
+                if name.is_empty() {
+                    *k = true;
+                }
             }
         }
         account(trace, &keep, "identifier a marker cannot list");
@@ -241,10 +330,16 @@ pub(super) fn choose(m: &Members<'_, '_>, level: Level, query: &str, trace: &mut
     }
     account(trace, &keep, "marker would not pay");
     let dropped_bytes: usize = (0..n).filter(|&i| !keep[i]).map(|i| lens[i]).sum();
-    let listed: usize = ids.as_ref().map_or(0, |(_, names)| {
+    let listed: usize = ids.as_ref().map_or(0, |ids| {
         (0..n)
             .filter(|&i| !keep[i])
-            .map(|i| names[i].len() + 2)
+            .filter(|&i| {
+                ids.all
+                    || status
+                        .as_ref()
+                        .is_some_and(|s| s.named[s.of[i]] && s.of[i] != s.default)
+            })
+            .map(|i| ids.names[i].len() + 2)
             .sum()
     });
     if level.holders
@@ -289,7 +384,39 @@ pub(super) fn choose(m: &Members<'_, '_>, level: Level, query: &str, trace: &mut
     } else {
         String::new()
     };
-    Cut { keep, summary, ids }
+    Cut {
+        keep,
+        summary,
+        ids,
+        status,
+    }
+}
+
+/// The units holding the extremes of each numeric field most units hold
+/// (one value a unit: not a field pooled from longer lists): the greatest
+/// of every field; the second greatest of every field, and so on to the
+/// [`TOP`](super::super::super::shared::stats::TOP)th; the least of every
+/// field.
+fn extremes(st: &Stats<'_>) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
+    let fields: Vec<_> = st
+        .fields
+        .iter()
+        .filter(|f| f.numeric() && 2 * f.numbers >= st.units && f.numbers <= st.units)
+        .filter(|f| !f.pooled || f.present <= st.units)
+        .collect();
+    let greatest = fields
+        .iter()
+        .filter_map(|f| f.max.map(|e| e.unit))
+        .collect();
+    let mut next = Vec::new();
+    for k in 1..super::super::super::shared::stats::TOP {
+        next.extend(fields.iter().filter_map(|f| f.top.get(k).map(|e| e.unit)));
+    }
+    let least = fields
+        .iter()
+        .filter_map(|f| f.min.map(|e| e.unit))
+        .collect();
+    (greatest, next, least)
 }
 
 /// Keeps `units` if they still fit in `room` bytes (those already kept
@@ -308,9 +435,9 @@ fn admit(keep: &mut [bool], units: &[usize], lens: &[usize], room: &mut usize) {
 /// the members' `version`, `name@1.2.3`, when they hold one), or the
 /// elements' identifier (with what says what they are, [`context_of`]);
 /// an identifier a marker cannot list is empty (its member stays).
-/// `None` when the collection is too long for its members to be the
-/// answer.
-fn identifiers(m: &Members<'_, '_>) -> Option<(String, Vec<String>)> {
+/// `None` when the members have no identifier; not `all` when the
+/// collection is too long for all its members' names to be the answer.
+fn identifiers(m: &Members<'_, '_>, total: usize) -> Option<Ids> {
     let n = m.items.len();
     let (label, names, cap): (String, Vec<String>, usize) = match m.keys {
         Some(keys) => {
@@ -330,49 +457,66 @@ fn identifiers(m: &Members<'_, '_>) -> Option<(String, Vec<String>)> {
         }
         None => {
             let k = id_key(m.items)?;
-            let mut label = k.clone();
-            let mut labelled: Vec<&str> = Vec::new();
-            let names = m
+            let ids: Vec<Option<&str>> = m
                 .items
                 .iter()
-                .map(|x| {
-                    let Some(id) = id_of(*x, &k).filter(|s| listable(s)) else {
-                        return String::new();
-                    };
-                    let mut name = id.to_string();
-                    for (ctx, t) in context_of(*x, &k) {
-                        if !listable(t) {
-                            continue;
-                        }
-                        if !labelled.contains(&ctx) {
-                            labelled.push(ctx);
-                        }
-                        name.push(' ');
-                        name.push_str(t);
-                    }
-                    name
-                })
+                .map(|x| id_of(*x, &k).filter(|s| listable(s)))
                 .collect();
-            for ctx in shape::CONTEXT_KEYS {
-                if labelled.contains(&ctx) {
-                    label.push(' ');
-                    label.push_str(ctx);
+            let bytes: usize = ids.iter().map(|s| s.map_or(0, str::len) + 2).sum();
+            let cap = (total / ID_LIST_SHARE).clamp(ID_LIST_BYTES, ID_MAP_BYTES);
+            if n > ID_LIST_MAX && bytes > cap {
+                // Not all are named: the identifiers alone, for the
+                // members a status singles out.
+                let names = ids.iter().map(|s| s.unwrap_or("").to_string()).collect();
+                (k, names, 0)
+            } else {
+                let mut label = k.clone();
+                let mut labelled: Vec<&str> = Vec::new();
+                let names = m
+                    .items
+                    .iter()
+                    .zip(&ids)
+                    .map(|(x, id)| {
+                        let Some(id) = id else {
+                            return String::new();
+                        };
+                        let mut name = id.to_string();
+                        for (ctx, t) in context_of(*x, &k) {
+                            if !listable(t) {
+                                continue;
+                            }
+                            if !labelled.contains(&ctx) {
+                                labelled.push(ctx);
+                            }
+                            name.push(' ');
+                            name.push_str(t);
+                        }
+                        name
+                    })
+                    .collect();
+                for ctx in shape::CONTEXT_KEYS {
+                    if labelled.contains(&ctx) {
+                        label.push(' ');
+                        label.push_str(ctx);
+                    }
                 }
+                (label, names, usize::MAX)
             }
-            (label, names, ID_LIST_BYTES)
         }
     };
     let bytes: usize = names.iter().map(|s| s.len() + 2).sum();
-    if n > ID_LIST_MAX && bytes > cap {
-        return None;
-    }
-    Some((
+    let names: Vec<String> = names
+        .into_iter()
+        .map(|s| if listable(&s) { s } else { String::new() })
+        .collect();
+    // Members whose name a marker cannot list stay: when they are many,
+    // the names are no list of the members.
+    let unlisted = names.iter().filter(|s| s.is_empty()).count();
+    (unlisted * 10 <= n).then_some(Ids {
         label,
-        names
-            .into_iter()
-            .map(|s| if listable(&s) { s } else { String::new() })
-            .collect(),
-    ))
+        names,
+        all: n <= ID_LIST_MAX || bytes <= cap,
+    })
 }
 
 /// An identifier a marker can list as it is: short, on one line, without

@@ -287,9 +287,11 @@ const NAME_KEYS: [&str; 3] = ["login", "name", "id"];
 
 /// The key that identifies the items: the first of [`ID_KEYS`] that at
 /// least 90 % of them hold as a non-empty string, distinct in at least
-/// 90 % of those (numbers identify nothing an agent asks for); then the
-/// same one level down in an [`ID_OWNERS`] field (`metadata.name`), in
-/// the order of the first item's fields.
+/// 90 % of those (numbers identify nothing an agent asks for); then a
+/// key of the first item named as an identifier ([`id_like`]: names
+/// before keys); then the first of [`ID_KEYS`] one level down in an
+/// [`ID_OWNERS`] field (`metadata.name`), in the order of the first
+/// item's fields.
 pub(super) fn id_key<'v>(items: &[Json<'v>]) -> Option<String> {
     let n = items.len();
     let identifies = |path: &str| {
@@ -308,6 +310,14 @@ pub(super) fn id_key<'v>(items: &[Json<'v>]) -> Option<String> {
     let Value::Object(first) = items.first()?.get() else {
         return None;
     };
+    for by_name in [true, false] {
+        if let Some((k, _)) = first
+            .iter()
+            .find(|(k, _)| id_like(k, by_name) && identifies(k))
+        {
+            return Some(k.to_string());
+        }
+    }
     for (outer, x) in first.iter() {
         if !ID_OWNERS.contains(&outer) || !matches!(x.get(), Value::Object(_)) {
             continue;
@@ -320,6 +330,20 @@ pub(super) fn id_key<'v>(items: &[Json<'v>]) -> Option<String> {
         }
     }
     None
+}
+
+/// A key whose last word says it names its record (`ParameterName`,
+/// `DBInstanceIdentifier`, `job_name`; `by_name`) or keys it
+/// (`InstanceId`, `pod_id`, `cacheKey`; not `by_name`).
+fn id_like(k: &str, by_name: bool) -> bool {
+    let l = k.to_ascii_lowercase();
+    if l.len() <= 4 || k.contains('.') {
+        return false;
+    }
+    if by_name {
+        return l.ends_with("name") || l.ends_with("identifier");
+    }
+    k.ends_with("Id") || k.ends_with("ID") || l.ends_with("_id") || l.ends_with("key")
 }
 
 /// The identifier of an item under `path` (a key, or `outer.key`).
