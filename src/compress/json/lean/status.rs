@@ -53,11 +53,13 @@ pub(super) struct Status {
     pub named: Vec<bool>,
 }
 
-/// A key whose last word names a state (`color`, `DBInstanceStatus`,
-/// `health_status`); a code (`statusCode`) is not one.
+/// A key that names a state: one of [`STATUS_WORDS`] (`color`,
+/// `conclusion`), or a key ending in a status or state
+/// (`DBInstanceStatus`, `health_status`); a code (`statusCode`) and a
+/// decoration (`profile_background_color`) are not one.
 fn status_key(path: &str) -> bool {
     let last = path.rsplit('.').next().unwrap_or(path).to_ascii_lowercase();
-    STATUS_WORDS.iter().any(|w| last.ends_with(w))
+    STATUS_WORDS.contains(&last.as_str()) || last.ends_with("status") || last.ends_with("state")
 }
 
 /// The value reports a failure: an error word, or a failing state.
@@ -156,5 +158,33 @@ impl Status {
             .collect();
         parts[0].insert_str(0, &scope);
         parts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::status_key;
+
+    #[test]
+    fn a_status_key_names_a_state_not_a_decoration() {
+        for k in [
+            "color",
+            "status",
+            "status.phase",
+            "DBInstanceStatus",
+            "health_status",
+            "conclusion",
+            "jobs.state",
+        ] {
+            assert!(status_key(k), "{k}");
+        }
+        for k in [
+            "user.profile_background_color",
+            "statusCode",
+            "log_level_name",
+            "link_color",
+        ] {
+            assert!(!status_key(k), "{k}");
+        }
     }
 }
