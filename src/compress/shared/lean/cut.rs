@@ -214,9 +214,6 @@ pub(crate) fn cut(
     // A repeat is kept again where it follows another line (the same
     // assertion failing in a second test), up to a few copies; a repeat
     // after the same line is the same event again.
-    // Lines are told apart by their text without timestamps and ids
-    // ([`volatile::key`]): copies of one event in a row keep their first
-    // and last (the marker between counts them), not every copy.
     let mut seen: FxHashSet<(Cow<'_, str>, Cow<'_, str>)> = FxHashSet::default();
     // Error lines left out as copies of one kept: counted in a note.
     let mut copied: Vec<usize> = Vec::new();
@@ -248,13 +245,16 @@ pub(crate) fn cut(
     };
     for &i in &signals {
         let line = doc.line(i);
-        let k = volatile::key(line);
+        // Told apart by their whole text: each timestamped copy of an
+        // error is an event an agent may look for (when it happened, how
+        // often); only a copy right after the same text goes.
+        let k = Cow::Borrowed(line.trim_end());
         let before = (0..i)
             .rev()
             .take(8)
             .map(|k| doc.line(k))
             .find(|l| !l.trim().is_empty())
-            .map_or(Cow::Borrowed(""), volatile::key);
+            .map_or(Cow::Borrowed(""), |l| Cow::Borrowed(l.trim_end()));
         let c = copies.entry(k.clone()).or_insert((0, i));
         c.1 = i;
         // A copy right after a copy is the same event again.
@@ -534,7 +534,7 @@ pub(crate) fn cut(
     let copies = copied.iter().filter(|&&i| !keep.get(i)).count();
     drop(copied);
     let copies_note = (copies > 0).then(|| {
-        format!("\u{2026} caveman: {copies} error {unit} are among those elided: copies of error {unit} shown (only timestamps and ids differ) \u{2026}")
+        format!("\u{2026} caveman: {copies} error {unit} are among those elided: copies of error {unit} shown \u{2026}")
     });
     let overhead = [close.as_deref(), copies_note.as_deref()]
         .into_iter()
