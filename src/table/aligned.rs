@@ -242,10 +242,15 @@ fn bars(lines: &[&str], content: &[usize]) -> Option<Aligned> {
     })
 }
 
-/// Columns of `t` (over the data rows `data`) whose non-empty cells are
-/// numbers or quantities (`2.1G`, `98%`, `12ms`) in at least nine rows of
-/// ten.
+/// Data rows the column tests read at most (the first ones): a table of
+/// a million rows is not held cell by cell to decide its shape.
+const SHAPE_ROWS: usize = 1000;
+
+/// Columns of `t` (over the first [`SHAPE_ROWS`] of the data rows `data`)
+/// whose non-empty cells are numbers or quantities (`2.1G`, `98%`,
+/// `12ms`) in at least nine rows of ten.
 fn numeric_columns(t: &Aligned, lines: &[&str], data: &[usize]) -> usize {
+    let data = &data[..data.len().min(SHAPE_ROWS)];
     let rows: Vec<Vec<&str>> = data.iter().map(|&i| t.cells(lines[i])).collect();
     let width = rows.iter().map(Vec::len).max().unwrap_or(0);
     (0..width)
@@ -265,9 +270,9 @@ fn numeric_columns(t: &Aligned, lines: &[&str], data: &[usize]) -> usize {
 }
 
 /// Splits each column whose header cell holds `k >= 2` words, when at
-/// least nine data rows in ten hold exactly `k` words there (the last
-/// column: at least `k`, its last word taking the rest of the line), into
-/// `k` columns of one word each.
+/// least nine data rows in ten (of the first [`SHAPE_ROWS`]) hold exactly
+/// `k` words there (the last column: at least `k`, its last word taking
+/// the rest of the line), into `k` columns of one word each.
 fn split_by_words(t: &mut Aligned, lines: &[&str], body: &[usize]) {
     let Split::Columns(cols) = &t.split else {
         return;
@@ -276,7 +281,7 @@ fn split_by_words(t: &mut Aligned, lines: &[&str], body: &[usize]) {
     if head.len() != cols.len() {
         return;
     }
-    let data = &body[1..];
+    let data = &body[1..body.len().min(SHAPE_ROWS + 1)];
     let last = cols.len() - 1;
     let mut words = vec![1usize; cols.len()];
     for (k, h) in head.iter().enumerate() {
