@@ -394,7 +394,9 @@ fn columns(lines: &[&str], content: &[usize]) -> Option<Aligned> {
             .find(|ch| ch.is_alphabetic())
             .is_some_and(char::is_uppercase)
     };
-    let numeric = || numeric_columns(&t, lines, &body[1..]);
+    // Counted once, and only when a rule asks.
+    let counted = std::cell::OnceCell::new();
+    let numeric = || *counted.get_or_init(|| numeric_columns(&t, lines, &body[1..]));
     let header = header_like(&first, min_columns)
         && (first.iter().all(capitalised)
             || first.first().is_some_and(capitalised) && numeric() >= 2);

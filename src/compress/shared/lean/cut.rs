@@ -214,10 +214,10 @@ pub(crate) fn cut(
     // A repeat is kept again where it follows another line (the same
     // assertion failing in a second test), up to a few copies; a repeat
     // after the same line is the same event again.
-    let mut seen: FxHashSet<(Cow<'_, str>, Cow<'_, str>)> = FxHashSet::default();
+    let mut seen: FxHashSet<(&str, &str)> = FxHashSet::default();
     // Error lines left out as copies of one kept: counted in a note.
     let mut copied: Vec<usize> = Vec::new();
-    let mut copies: FxHashMap<Cow<'_, str>, (usize, usize)> = FxHashMap::default();
+    let mut copies: FxHashMap<&str, (usize, usize)> = FxHashMap::default();
     let record = |keep: &mut Keep, i: usize, reason: &'static str| {
         keep.set(i, reason);
         // The record it heads.
@@ -235,7 +235,7 @@ pub(crate) fn cut(
             keep.set(end, "stack frame or diagnostic");
         }
     };
-    let reason = |line: &str, last: bool| match (signal::level(line), last) {
+    let reason = |level: Level, last: bool| match (level, last) {
         (Level::Error, false) => "error (each distinct line)",
         (Level::Error, true) => "error (last copy of a repeated line)",
         (Level::Warning, false) => "warning (each distinct line)",
@@ -248,31 +248,32 @@ pub(crate) fn cut(
         // Told apart by their whole text: each timestamped copy of an
         // error is an event an agent may look for (when it happened, how
         // often); only a copy right after the same text goes.
-        let k = Cow::Borrowed(line.trim_end());
+        let k = line.trim_end();
         let before = (0..i)
             .rev()
             .take(8)
             .map(|k| doc.line(k))
             .find(|l| !l.trim().is_empty())
-            .map_or(Cow::Borrowed(""), |l| Cow::Borrowed(l.trim_end()));
-        let c = copies.entry(k.clone()).or_insert((0, i));
+            .map_or("", str::trim_end);
+        let level = signal::level(line);
+        let c = copies.entry(k).or_insert((0, i));
         c.1 = i;
         // A copy right after a copy is the same event again.
         if c.0 >= MAX_COPIES || before == k || !seen.insert((k, before)) {
-            if signal::level(line) == Level::Error {
+            if level == Level::Error {
                 copied.push(i);
             }
             continue;
         }
         c.0 += 1;
-        record(&mut keep, i, reason(line, false));
+        record(&mut keep, i, reason(level, false));
     }
     // The last copy of a repeated line: when it was seen last.
     let mut lasts: Vec<usize> = copies.into_values().map(|c| c.1).collect();
     lasts.sort_unstable();
     for i in lasts {
         if !keep.get(i) {
-            record(&mut keep, i, reason(doc.line(i), true));
+            record(&mut keep, i, reason(signal::level(doc.line(i)), true));
         }
     }
     drop(seen);

@@ -25,7 +25,7 @@ static VOLATILE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The line with its timestamps and volatile ids masked: two lines with
 /// the same key differ in nothing else.
-pub(crate) fn key(line: &str) -> Cow<'_, str> {
+fn key(line: &str) -> Cow<'_, str> {
     let line = line.trim_end();
     let masked = TIMESTAMP.replace_all(line, "\u{0}");
     // A long run of digits alone is a number (a count, a size), not an id.
