@@ -38,6 +38,8 @@ mod lean_search;
 mod lean_table_claims;
 #[path = "integration/lean_tables.rs"]
 mod lean_tables;
+#[path = "integration/lean_unseen.rs"]
+mod lean_unseen;
 #[path = "integration/lines.rs"]
 mod lines;
 #[path = "integration/mcp.rs"]

@@ -71,6 +71,26 @@ impl Aligned {
     }
 }
 
+impl Aligned {
+    /// The column names in the header row `line`: its cells, where a
+    /// clock time that starts it (`sar`'s `12:00:01 AM`) is the `time`
+    /// column and its `AM/PM` half.
+    pub fn names<'l>(&self, line: &'l str) -> Vec<&'l str> {
+        let mut cells = self.cells(line);
+        let clock = cells.iter().take_while(|c| is_clock(c)).count();
+        if clock < cells.len() {
+            for (k, c) in cells.iter_mut().take(clock).enumerate() {
+                *c = if k > 0 && (*c == "AM" || *c == "PM") {
+                    "AM/PM"
+                } else {
+                    "time"
+                };
+            }
+        }
+        cells
+    }
+}
+
 /// `cell` as `n` cells: its first `n - 1` words, then the rest (cells
 /// past its words are empty).
 fn words_of<'l>(cell: &'l str, n: usize, out: &mut Vec<&'l str>) {
@@ -204,16 +224,43 @@ pub fn may_parse<'a>(lines: impl Iterator<Item = &'a str>) -> bool {
     content >= rows && (barred.iter().any(|&b| b >= rows) || (body >= rows && short <= body / 10))
 }
 
+/// Lines without bars a barred table may have after it.
+const MAX_FOOTER: usize = 2;
+
+/// A clock time, or its AM/PM half, as `sar` prints in the first column
+/// of its header row and of every row (`12:00:01 AM`, `00:10:01`).
+fn is_clock(cell: &str) -> bool {
+    let t = cell
+        .strip_suffix(" AM")
+        .or_else(|| cell.strip_suffix(" PM"))
+        .unwrap_or(cell);
+    if t == "AM" || t == "PM" {
+        return true;
+    }
+    let parts: Vec<&str> = t.split(':').collect();
+    (2..=3).contains(&parts.len())
+        && parts
+            .iter()
+            .all(|p| (1..=2).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// A table drawn with vertical bars (`│`, `┃` or `|`).
 fn bars(lines: &[&str], content: &[usize]) -> Option<Aligned> {
     let bar = ['│', '┃', '|']
         .into_iter()
         .max_by_key(|&b| content.iter().filter(|&&i| lines[i].contains(b)).count())?;
-    let rows: Vec<usize> = content
+    let mut rows: Vec<usize> = content
         .iter()
         .copied()
         .filter(|&i| !is_border(lines[i]))
         .collect();
+    // A footer without bars (psql's `(300 rows)`) is text after the
+    // table, not a row.
+    for _ in 0..MAX_FOOTER {
+        if rows.len() > 1 && rows.last().is_some_and(|&i| !lines[i].contains(bar)) {
+            rows.pop();
+        }
+    }
     let barred = rows.iter().filter(|&&i| lines[i].contains(bar)).count();
     if barred < MIN_ROWS + 1 || barred * 10 < rows.len() * 9 {
         return None;
@@ -397,9 +444,19 @@ fn columns(lines: &[&str], content: &[usize]) -> Option<Aligned> {
     // Counted once, and only when a rule asks.
     let counted = std::cell::OnceCell::new();
     let numeric = || *counted.get_or_init(|| numeric_columns(&t, lines, &body[1..]));
-    let header = header_like(&first, min_columns)
-        && (first.iter().all(capitalised)
-            || first.first().is_some_and(capitalised) && numeric() >= 2);
+    // `sar` starts its header row with the time of the first sample
+    // (`12:00:01 AM  CPU  %user …`): the names follow it.
+    let clock = first.iter().take_while(|c| is_clock(c)).count();
+    let names = &first[clock..];
+    let header = if clock > 0 {
+        header_like(names, MIN_COLUMNS - 1)
+            && names.first().is_some_and(capitalised)
+            && numeric() >= 2
+    } else {
+        header_like(&first, min_columns)
+            && (first.iter().all(capitalised)
+                || first.first().is_some_and(capitalised) && numeric() >= 2)
+    };
     let ls = body
         .iter()
         .filter(|&&i| t.cells(lines[i]).first().is_some_and(|c| is_mode(c)))
@@ -624,5 +681,40 @@ mod tests {
                      and a fourth, and a fifth line that ends the text.\n\
                      Nothing here is a table, though lines are long.\n";
         assert!(parse(&lines(prose)).is_none());
+    }
+
+    #[test]
+    fn sar_header_starts_with_a_time() {
+        let sar = "12:00:01 AM     CPU     %user     %nice   %system   %iowait    %steal     %idle\n\
+                   12:05:01 AM     all     21.81      0.00      1.01      0.90      0.00     76.28\n\
+                   12:10:01 AM     all      7.56      0.00      1.86      0.98      0.00     89.60\n\
+                   12:15:01 PM     all     13.85      0.00      2.45     71.33      0.00     12.37\n\
+                   12:20:01 PM     all     13.85      0.00      2.45      2.47      0.00     81.24\n\
+                   Average:        all     14.90      0.00      2.50      1.60      0.00     81.00\n";
+        let l = lines(sar);
+        let t = parse(&l).expect("sar table");
+        assert_eq!(t.header, Some(0));
+        assert_eq!(t.rows, vec![1, 2, 3, 4, 5]);
+        let names = t.names(l[0]);
+        assert_eq!(&names[..3], &["time", "AM/PM", "CPU"]);
+        assert_eq!(t.cells(l[3])[6], "71.33");
+        // Without the names after it, a time is no header.
+        assert!(!is_clock("12:00:01x") && is_clock("00:10:01") && is_clock("12:00:01 AM"));
+    }
+
+    #[test]
+    fn psql_footer_is_no_row() {
+        let psql = " id | name  | status\n\
+                    ----+-------+---------\n\
+                    1 | a     | active\n\
+                    2 | b     | active\n\
+                    3 | c     | past_due\n\
+                    4 | d     | active\n\
+                    5 | e     | active\n\
+                    (5 rows)\n";
+        let l = lines(psql);
+        let t = parse(&l).expect("psql table");
+        assert_eq!(t.header, Some(0));
+        assert_eq!(t.rows, vec![2, 3, 4, 5, 6]);
     }
 }

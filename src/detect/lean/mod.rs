@@ -10,7 +10,8 @@
 //!    explains (the share of non-blank lines that are its lines, 0–100),
 //!    and the one that explains most wins, ties in table order: CSV, TSV
 //!    and Markdown tables; grep output; aligned command tables; configs
-//!    (TOML, INI, .env, properties, YAML); tool output (test runners,
+//!    (dependency manifests and lock files, XML documents, TOML, INI,
+//!    .env, properties, YAML); tool output (test runners,
 //!    compilers, build tools, package managers); logs; prose; code.
 //!
 //! When none holds, the payload is `text` and the compressor is told it
@@ -32,6 +33,7 @@ use crate::go::utf8::go_lossy;
 
 mod config;
 mod log;
+mod manifest;
 mod prose;
 mod sample;
 mod search;
@@ -106,6 +108,7 @@ const DECISIVE: &[(&str, Recognise)] = &[
 /// record, a `path:N:` hit or a `key = value` line. grep output comes
 /// before tables: hits whose text holds a comma also read as two columns.
 const LINE_RULES: &[(&str, Recognise, u32)] = &[
+    ("manifest", manifest::manifest, 100),
     ("grep output", search::grep, 100),
     ("csv/tsv/markdown table", tables::delimited, 100),
     ("aligned table", tables::aligned, 100),

@@ -59,6 +59,9 @@ const MAX_ID: usize = 128;
 /// not made: the members stay (cut inside).
 const MIN_SAVING: f64 = 0.25;
 
+/// Records before an error that may stay as its evidence.
+const EVIDENCE: usize = 4;
+
 /// What the view shows of a collection.
 pub(super) struct Cut {
     pub keep: Vec<bool>,
@@ -113,6 +116,17 @@ pub(super) fn choose(m: &Members<'_, '_>, level: Level, query: &str, trace: &mut
             if errors < level.errors {
                 keep[i] = true;
                 errors += 1;
+                // Its evidence: the records of the same event just
+                // before it that name a place in the code (a test's
+                // `file_test.go:142: got 1, want 2` before its failure).
+                if m.keys.is_none() {
+                    for j in (i.saturating_sub(EVIDENCE)..i).rev() {
+                        if !shape::same_event(items[j], items[i]) {
+                            break;
+                        }
+                        keep[j] |= shape::names_location(items[j]);
+                    }
+                }
             } else {
                 unshown_errors += 1;
             }

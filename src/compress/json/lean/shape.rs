@@ -86,6 +86,67 @@ pub(crate) fn is_error(v: Json<'_>) -> bool {
     }
 }
 
+/// A record that names a place in source code (`pricing_test.go:142`),
+/// as a test's failure output or a frame does.
+pub(super) fn names_location(v: Json<'_>) -> bool {
+    match v.get() {
+        Value::String(s) => has_location(s),
+        Value::Object(m) => m.iter().any(|(_, x)| names_location(x)),
+        Value::Array(items) => items.iter().any(names_location),
+        _ => false,
+    }
+}
+
+/// `file.ext:N` in `s`: a file name with an extension of 1–5 letters,
+/// a colon, digits.
+fn has_location(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.iter().enumerate().any(|(i, &c)| {
+        if c != b':' || !b.get(i + 1).is_some_and(u8::is_ascii_digit) {
+            return false;
+        }
+        let ext = b[..i]
+            .iter()
+            .rev()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .count();
+        let dot = i - ext;
+        (1..=5).contains(&ext)
+            && dot >= 2
+            && b[dot - 1] == b'.'
+            && (b[dot - 2].is_ascii_alphanumeric() || b[dot - 2] == b'_')
+    })
+}
+
+/// Two records of one event (a test's records in a `go test -json`
+/// stream): objects that hold the same values in all but at most two of
+/// the scalar fields both have (a time, an action, a message), sharing
+/// at least two.
+pub(super) fn same_event(a: Json<'_>, b: Json<'_>) -> bool {
+    let (Value::Object(a), Value::Object(b)) = (a.get(), b.get()) else {
+        return false;
+    };
+    fn scalar(x: Json<'_>) -> Option<&str> {
+        match x.get() {
+            Value::String(s) | Value::Number(s) => Some(s),
+            _ => None,
+        }
+    }
+    let (mut same, mut differ) = (0, 0);
+    for (k, x) in a.iter() {
+        let Some(u) = scalar(x) else { continue };
+        let Some(v) = b.iter().find(|(l, _)| *l == k).and_then(|(_, y)| scalar(y)) else {
+            continue;
+        };
+        if u == v {
+            same += 1;
+        } else {
+            differ += 1;
+        }
+    }
+    same >= 2 && differ <= 2
+}
+
 /// A text carries an error word that is not a zero count, or an
 /// exception class name.
 pub(crate) fn text_is_error(s: &str) -> bool {
