@@ -8,6 +8,7 @@
 //! and TOON. Everything else is internal; [`testing`] exposes a few
 //! internals to the integration tests and fuzz targets only.
 
+pub(crate) mod ascii_first;
 pub(crate) mod budget;
 mod cmd;
 pub(crate) mod compress;

@@ -12,6 +12,7 @@ use regex::Regex;
 use super::shared::invariants::{self, Unit};
 use super::shared::lines::{join_lines, Keep, Lines};
 use super::{Compressed, Decline, Input};
+use crate::ascii_first::AsciiFirst;
 use crate::go::json::{self as gojson, Value};
 use crate::go::regexp;
 
@@ -43,11 +44,10 @@ static SIGNAL: LazyLock<Regex> = LazyLock::new(|| {
 /// An strace line that opens or executes a path (with strace's optional
 /// pid and time prefixes): which files a program read, and the fallback
 /// open after a failed one.
-static STRACE_OPEN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+static STRACE_OPEN: LazyLock<AsciiFirst> = LazyLock::new(|| {
+    AsciiFirst::new(
         r#"^(?:\[pid +\d+\] |\d+ +)?(?:\d{2}:\d{2}:\d{2}(?:\.\d+)? |\d+\.\d+ )?(?:open|openat|openat2|creat|execve|execveat)\((?:AT_FDCWD|-?\d+)?,? ?"[^"]*""#,
     )
-    .expect("strace open pattern")
 });
 
 /// Lean keeps every distinct strace open/exec line (lean::Rules::extra).

@@ -29,7 +29,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::ascii_first::AsciiFirst;
 
 /// How serious a line is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -41,8 +41,8 @@ pub enum Level {
 
 /// Error and failure words (ASCII word boundaries, any case). Each match
 /// is checked for negation ([`negated`]).
-static ERROR_WORDS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(concat!(
+static ERROR_WORDS: LazyLock<AsciiFirst> = LazyLock::new(|| {
+    AsciiFirst::new(concat!(
         r"(?i)(?-u:\b)(",
         r"errors?|err|fatal|critical|crit|severe|emerg|emergency|alert|panic|panicked|panics",
         r"|exceptions?|fail|fails|failed|failures?|failing|timeout|timeouts|timed out",
@@ -57,13 +57,12 @@ static ERROR_WORDS: LazyLock<Regex> = LazyLock::new(|| {
         r"|unexpected shutdown|unexpectedly|mismatch|overflow|underflow",
         r")(?-u:\b)",
     ))
-    .expect("error words")
 });
 
 /// Error shapes that are not words: class names, codes, prefixes, exit
 /// and HTTP statuses, runner markers, signals (case-sensitive).
-static ERROR_SHAPES: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(concat!(
+static ERROR_SHAPES: LazyLock<AsciiFirst> = LazyLock::new(|| {
+    AsciiFirst::new(concat!(
         // Exception, error and fault class names.
         r"(?-u:\b)[A-Za-z][A-Za-z0-9]*(Error|Exception|Fault|Failure|Panic)(?-u:\b)",
         r"|(?-u:\b)(OOMKilled|CrashLoopBackOff|ImagePullBackOff|ErrImagePull|CreateContainerError|OutOfMemory|OutOfmemory)",
@@ -85,12 +84,11 @@ static ERROR_SHAPES: LazyLock<Regex> = LazyLock::new(|| {
         r"|fallo|falló|erro|falha|hata|błąd|fout|mislukt|chyba|virhe)(?-u:\b)",
         r"|ошибк|сбой|エラー|失敗|例外|异常|错误|失败|異常|錯誤|오류|실패|예외",
     ))
-    .expect("error shapes")
 });
 
 /// Non-zero exit codes and HTTP 4xx/5xx statuses (case-insensitive keys).
-static STATUS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(concat!(
+static STATUS: LazyLock<AsciiFirst> = LazyLock::new(|| {
+    AsciiFirst::new(concat!(
         r#"(?i)(?-u:\b)(exit(ed)?(\s+with)?(\s+(status|code))?|exit_?code|exit-code|exitstatus"#,
         r#"|return_?code|returncode)["']?\s*[:=]?\s*["']?-?0*[1-9][0-9]*(?-u:\b)"#,
         r#"|(?-u:\b)rc\s*[:=]\s*-?0*[1-9][0-9]*(?-u:\b)"#,
@@ -98,34 +96,31 @@ static STATUS: LazyLock<Regex> = LazyLock::new(|| {
         r#"|(?i)(?-u:\b)(status|status_?code|statuscode|http_?status|response_?code|code)["']?\s*[:=]\s*["']?[45][0-9]{2}(?-u:\b)"#,
         r#"|"\s+[45][0-9]{2}\s+([0-9]+|-)(\s|$)"#,
     ))
-    .expect("status pattern")
 });
 
 /// Warning words and shapes.
-static WARN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(concat!(
+static WARN: LazyLock<AsciiFirst> = LazyLock::new(|| {
+    AsciiFirst::new(concat!(
         r"(?i)(?-u:\b)(warn|warning|warnings|deprecated|deprecation|retrying|degraded)(?-u:\b)",
         r"|(?-u:\b)[A-Za-z][A-Za-z0-9]*Warning(?-u:\b)",
         r"|^W[0-9]{4} [0-9]{2}:[0-9]{2}|(^|\s)W/[A-Za-z]|^\d\d-\d\d \d\d:\d\d:\d\d\.\d+\s+\d+\s+\d+ W ",
         r"|(?-u:\b)SIG(TERM|HUP|INT|QUIT|PIPE)(?-u:\b)",
         r"|(?i)(?-u:\b)(warnung|avertissement|advertencia|предупреждение|警告|경고)",
     ))
-    .expect("warning pattern")
 });
 
 /// What may follow a word to say there was none: `: 0`, `="0"`,
 /// `=<nil>`, `: null`, `=""`, `: []`.
-static NONE_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+static NONE_AFTER: LazyLock<AsciiFirst> = LazyLock::new(|| {
+    AsciiFirst::new(
         r#"^(?i)["']?[ \t]*[:=][ \t]*(["']?0+(\.0+)?["']?|none|null|nil|<nil>|false|\[\]|\{\}|""|'')($|[^\w.])"#,
     )
-    .expect("none after")
 });
 
 /// What may precede a word to say there was none: a zero count (`0 `,
 /// not after a word character, `.` or `,`).
-static NONE_BEFORE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(^|[^\w.,])0+[ \t]+$").expect("none before"));
+static NONE_BEFORE: LazyLock<AsciiFirst> =
+    LazyLock::new(|| AsciiFirst::new(r"(^|[^\w.,])0+[ \t]+$"));
 
 /// Whether the word at `start..end` of `line` is negated: a zero count or
 /// an empty value next to it.
@@ -146,25 +141,23 @@ pub fn level(line: &str) -> Level {
 
 /// Words that say something is missing or refused without saying the
 /// program failed: an error unless the line's own level says otherwise.
-static WEAK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(concat!(
+static WEAK: LazyLock<AsciiFirst> = LazyLock::new(|| {
+    AsciiFirst::new(concat!(
         r"(?i)^(not found|unavailable|invalid|cannot|can't|unable to|could not|couldn't",
         r"|expired|rejected|unreachable|mismatch|backoff|evicted|unhealthy|violation",
         r"|overflow|underflow|unexpectedly|alert)$",
     ))
-    .expect("weak words")
 });
 
 /// A level field that says the line is routine: `INFO`, `DEBUG`,
 /// `TRACE`, `NOTICE` as a word of their own, `level=info`,
 /// `"level":"debug"`, a glog `I0102 10:00:00` prefix.
-static ROUTINE_LEVEL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(concat!(
+static ROUTINE_LEVEL: LazyLock<AsciiFirst> = LazyLock::new(|| {
+    AsciiFirst::new(concat!(
         r#"(?-u:\b)(INFO|DEBUG|TRACE|NOTICE)(?-u:\b)"#,
         r#"|(?i)(?-u:\b)level["']?\s*[:=]\s*["']?(info|debug|trace|notice)(?-u:\b)"#,
         r#"|^I[0-9]{4} [0-9]{2}:[0-9]{2}"#,
     ))
-    .expect("routine level")
 });
 
 /// Whether a line reports an error or failure (module doc). A weak word
@@ -306,6 +299,24 @@ mod tests {
         ("received SIGTERM, shutting down", Level::Warning),
         ("compiled with 0 errors and 2 warnings", Level::Warning),
     ];
+
+    /// Every pattern compiles in both forms (the ASCII one first meets
+    /// a payload otherwise).
+    #[test]
+    fn patterns_compile_in_both_forms() {
+        for re in [
+            &ERROR_WORDS,
+            &ERROR_SHAPES,
+            &STATUS,
+            &WARN,
+            &NONE_AFTER,
+            &NONE_BEFORE,
+            &WEAK,
+            &ROUTINE_LEVEL,
+        ] {
+            re.force();
+        }
+    }
 
     #[test]
     fn classifies_a_table_of_real_lines() {

@@ -5,6 +5,7 @@ use std::sync::LazyLock;
 use regex::bytes::Regex;
 
 use super::{share, Ctx, Hit, Sample};
+use crate::ascii_first::AsciiFirst;
 use crate::content_type::ContentType;
 
 /// A Markdown document whose table is one part among prose.
@@ -137,15 +138,15 @@ pub(super) fn code_share(s: &Sample<'_>) -> u32 {
 /// (2024-01-01)`, `Version 1.2.0`, `v1.2.0`, `Noteworthy changes in
 /// release 9.5`: a short unindented line that starts with a version or
 /// names a release or version.
-static VERSION_HEADER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(#+\s*)?(\[?v?\d+\.\d+(\.\d+)?([-.+]\w+)*\]?(\s*[-(:]\s*.*)?|.{0,40}\b(version|release|changes in|new in)\s+v?\d+\.\d+.*)$")
-        .expect("version header")
+static VERSION_HEADER: LazyLock<AsciiFirst> = LazyLock::new(|| {
+    AsciiFirst::new(
+        r"(?i)^(#+\s*)?(\[?v?\d+\.\d+(\.\d+)?([-.+]\w+)*\]?(\s*[-(:]\s*.*)?|.{0,40}\b(version|release|changes in|new in)\s+v?\d+\.\d+.*)$",
+    )
 });
 
 /// A man page's title line: `LS(1)   User Commands   LS(1)`.
-static MAN_TITLE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[A-Za-z0-9_.:-]+\(\d[a-z]*\)\s{2,}.*\s{2,}[A-Za-z0-9_.:-]+\(\d[a-z]*\)\s*$")
-        .expect("man title")
+static MAN_TITLE: LazyLock<AsciiFirst> = LazyLock::new(|| {
+    AsciiFirst::new(r"^[A-Za-z0-9_.:-]+\(\d[a-z]*\)\s{2,}.*\s{2,}[A-Za-z0-9_.:-]+\(\d[a-z]*\)\s*$")
 });
 
 /// The prose rule that holds and how many lines it explains.
@@ -210,9 +211,9 @@ fn prose_rule(s: &Sample<'_>) -> Option<(&'static str, usize)> {
             headings += 1;
         } else if t.starts_with(".. ") || t.starts_with(".TH ") || t.starts_with(".SH ") {
             rst += 1;
-        } else if MAN_SECTION.is_match(l.as_bytes()) || MAN_TITLE.is_match(l.as_bytes()) {
+        } else if MAN_SECTION.is_match(l.as_bytes()) || MAN_TITLE.is_match(l) {
             man += 1;
-        } else if VERSION_HEADER.is_match(l.as_bytes()) && t.len() < 80 {
+        } else if VERSION_HEADER.is_match(l) && t.len() < 80 {
             versions += 1;
             headings += 1;
         } else if MD_LIST.is_match(l.as_bytes()) {

@@ -222,8 +222,10 @@ fn follows(l: &str) -> bool {
 pub(super) fn tool_output<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
     let s = &ctx.sample;
     let mut n = 0;
-    let mut explained = 0;
     let mut by_tool: Vec<(&'static str, usize)> = Vec::new();
+    // The other lines: read for diagnostics only once the tool's own
+    // lines hold (the error classifier is dear to compile).
+    let mut others = Vec::new();
     for l in s.non_blank_lines() {
         if l.len() > 1000 {
             continue;
@@ -236,14 +238,15 @@ pub(super) fn tool_output<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
                 Some(t) => t.1 += 1,
                 None => by_tool.push((tool, 1)),
             }
-        } else if follows(l) {
-            explained += 1;
+        } else {
+            others.push(l);
         }
     }
     let strong = by_tool.iter().any(|t| t.0 != "shell session" && t.1 >= 2);
     if !(strong && (n * 8 >= s.non_blank || n >= 12)) {
         return None;
     }
+    let explained = others.into_iter().filter(|l| follows(l)).count();
     let top = by_tool.iter().max_by_key(|t| t.1).map_or("", |t| t.0);
     let rule = match top {
         "pytest" => "test-runner output: pytest",

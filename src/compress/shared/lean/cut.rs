@@ -29,6 +29,7 @@ use super::{
     is_own_template, template, testrun, volatile, Rules, CONTINUATION, TIMESTAMP, TIME_OF_DAY,
     TS_EACH, TS_FORMATS,
 };
+use crate::ascii_first::AsciiFirst;
 use crate::compress::shared::secrets::holds_credential;
 
 /// Lines a compressor with fewer lines leaves alone.
@@ -51,11 +52,10 @@ const SUMMARY_ROOM: usize = 200;
 
 /// A test runner's or a build's summary: counts of passed/failed/skipped
 /// tests, errors or warnings, or a build's verdict.
-static SUMMARY: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(
+static SUMMARY: std::sync::LazyLock<AsciiFirst> = std::sync::LazyLock::new(|| {
+    AsciiFirst::new(
         r"(?i)\b\d[\d,]* (?:passed|failed|errors?|warnings?|skipped|tests? (?:passed|failed|run)|failures?)\b|\btest results?:|^\s*(?:tests?|test suites?):\s+\d|\bBUILD (?:SUCCESS(?:FUL)?|FAILURE|FAILED)\b|^\s*(?:Successfully installed|Finished|Ran \d+ tests?)\b|^(?:ok|FAIL)\s+\S+\s+[\d.]+s$",
     )
-    .expect("summary pattern")
 });
 
 /// Rare lines kept at most: a tenth of the lines, and at least 64.

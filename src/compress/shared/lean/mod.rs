@@ -19,18 +19,15 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::ascii_first::{AsciiFirst, AsciiFirstSet};
 
 use super::lines::{Lines, Pieces};
 
 /// Lines that continue the record above them: stack frames, causes,
 /// compiler locations and source snippets.
-static CONTINUATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r#"^(\s+at\s|\s+File "|\s*Caused by|\s*caused by|\s+\.\.\. \d+ (more|common frames)|\s*-->\s|\s*\d*\s*\|(\s|$)|\s*=\s(note|help):|\s*\^+|#\d+\s|\s+\w+(\.\w+)+\(.*\)$|\t|\s{4,}\S|Traceback|goroutine \d+|\s+[\w./-]+\.go:\d+)"#,
-    )
-    .expect("continuation pattern")
-});
+static CONTINUATION: AsciiFirst = AsciiFirst::new(
+    r#"^(\s+at\s|\s+File "|\s*Caused by|\s*caused by|\s+\.\.\. \d+ (more|common frames)|\s*-->\s|\s*\d*\s*\|(\s|$)|\s*=\s(note|help):|\s*\^+|#\d+\s|\s+\w+(\.\w+)+\(.*\)$|\t|\s{4,}\S|Traceback|goroutine \d+|\s+[\w./-]+\.go:\d+)"#,
+);
 
 /// Timestamp formats, in the order they are tried.
 const TS_FORMATS: [&str; 11] = [
@@ -50,25 +47,18 @@ const TS_FORMATS: [&str; 11] = [
 /// The format of a time of day without its date (the span needs dates).
 const TIME_OF_DAY: &str = r"\b\d{2}:\d{2}:\d{2}(";
 
-static TS_EACH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    TS_FORMATS
-        .iter()
-        .map(|p| Regex::new(p).expect("timestamp format"))
-        .collect()
-});
+/// Each format on its own (each compiled when first used).
+static TS_EACH: LazyLock<Vec<AsciiFirst>> =
+    LazyLock::new(|| TS_FORMATS.iter().map(|p| AsciiFirst::new(p)).collect());
 
 /// Which formats match somewhere, in one pass.
-static TS_SET: LazyLock<regex::RegexSet> =
-    LazyLock::new(|| regex::RegexSet::new(TS_FORMATS).expect("timestamp formats"));
+static TS_SET: AsciiFirstSet = AsciiFirstSet::new(&TS_FORMATS);
 
 /// Any timestamp, anywhere in a line.
-static TIMESTAMP: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(&TS_FORMATS.join("|")).expect("timestamp pattern"));
+static TIMESTAMP: LazyLock<AsciiFirst> = LazyLock::new(|| AsciiFirst::owned(TS_FORMATS.join("|")));
 
-static UUID: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
-        .expect("uuid pattern")
-});
+static UUID: AsciiFirst =
+    AsciiFirst::new(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
 pub use super::signal::is_error;
 
@@ -197,11 +187,7 @@ pub fn template(line: &str) -> String {
         lead.to_owned()
     };
     // Without a timestamp and a NUL to remove, `s` is `norm`: none.
-    let first = if any || var {
-        TS_SET.matches(&s).iter().next()
-    } else {
-        None
-    };
+    let first = if any || var { TS_SET.first(&s) } else { None };
     if let Some(first) = first {
         // Formats before the first that matches cannot match; a later one
         // may only match after an earlier one's replacement, so each
@@ -331,6 +317,17 @@ pub(crate) fn join(doc: &Lines<'_>, pieces: &Pieces) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every pattern compiles in both forms (the ASCII one first meets
+    /// a payload otherwise).
+    #[test]
+    fn patterns_compile_in_both_forms() {
+        for re in TS_EACH.iter().chain([&*TIMESTAMP, &CONTINUATION, &UUID]) {
+            re.force();
+        }
+        assert_eq!(TS_SET.first("at 10:00:00"), Some(9));
+        assert_eq!(TS_SET.first("\u{e9} 10:00:00"), Some(9));
+    }
 
     #[test]
     fn a_plain_line_is_its_own_template() {

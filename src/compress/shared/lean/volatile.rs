@@ -7,21 +7,17 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
-use std::sync::LazyLock;
 
-use regex::Regex;
+use crate::ascii_first::AsciiFirst;
 
 use super::super::lines::Lines;
 use super::TIMESTAMP;
 
 /// Process ids (`sshd[1234]:`, `pid=1234`, `[pid 1234]`), request, trace
 /// and span ids (`request_id=…`, `req-…`), UUIDs and long hex runs.
-static VOLATILE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r#"(?i)(?:\b(?:pid|tid|ppid|thread[-_]?id|process[-_]?id)\b\s*[=:]?\s*\d+|\b[a-z][\w.-]*\[\d+\]|\b(?:req(?:uest)?|trace|span|correlation|x-request)[-_]?id\b"?\s*[=:]\s*"?[\w.:-]+|\breq-[\w-]+|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b[0-9a-f]{12,}\b)"#,
-    )
-    .expect("volatile field pattern")
-});
+static VOLATILE: AsciiFirst = AsciiFirst::new(
+    r#"(?i)(?:\b(?:pid|tid|ppid|thread[-_]?id|process[-_]?id)\b\s*[=:]?\s*\d+|\b[a-z][\w.-]*\[\d+\]|\b(?:req(?:uest)?|trace|span|correlation|x-request)[-_]?id\b"?\s*[=:]\s*"?[\w.:-]+|\breq-[\w-]+|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b[0-9a-f]{12,}\b)"#,
+);
 
 /// The line with its timestamps and volatile ids masked: two lines with
 /// the same key differ in nothing else.
@@ -29,15 +25,14 @@ fn key(line: &str) -> Cow<'_, str> {
     let line = line.trim_end();
     let masked = TIMESTAMP.replace_all(line, "\u{0}");
     // A long run of digits alone is a number (a count, a size), not an id.
-    let id = |c: &regex::Captures<'_>| -> String {
-        let m = &c[0];
+    let id = |m: &str, out: &mut String| {
         if m.bytes().all(|b| b.is_ascii_digit()) {
-            m.to_string()
+            out.push_str(m);
         } else {
-            "\u{0}".to_string()
+            out.push('\u{0}');
         }
     };
-    let owned = match VOLATILE.replace_all(&masked, id) {
+    let owned = match VOLATILE.replace_all_with(&masked, id) {
         Cow::Owned(s) => Some(s),
         Cow::Borrowed(_) => None,
     };
@@ -86,6 +81,11 @@ pub(crate) fn repeat_marker(doc: &Lines<'_>, run: Range<usize>, unit: &str) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_pattern_compiles_in_both_forms() {
+        VOLATILE.force();
+    }
 
     #[test]
     fn keys_mask_times_and_ids_only() {

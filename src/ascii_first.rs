@@ -1,0 +1,269 @@
+//! Regexes compiled for the text they meet: an ASCII form for ASCII
+//! haystacks, the Unicode form only when a haystack holds a non-ASCII
+//! byte.
+//!
+//! Every call is a new process, so compiling a pattern is paid on every
+//! payload, and Unicode classes are what makes compiling dear: each `\d`,
+//! `\w` or `\s` of a pattern is a UTF-8 automaton of dozens to hundreds
+//! of ranges, built forward and reverse (the joined timestamp formats
+//! cost 60 times more than their ASCII form). On a haystack that is all
+//! ASCII, the pattern under `(?-u)` matches exactly the same spans:
+//! Unicode `\d`, `\w`, `\s` and `\b` restricted to ASCII are the ASCII
+//! classes and boundary, and `(?i)` folds no ASCII letter onto another
+//! but its case pair (the two runes that fold onto ASCII, `ſ` and the
+//! Kelvin sign, are not ASCII, and no pattern here spells them). So the
+//! answers are the Unicode pattern's own, to the byte, and the Unicode
+//! form is compiled only for a payload that needs it.
+//!
+//! A pattern given here must compile under `(?-u)` (no non-ASCII
+//! character inside a bracket class, no `\p{…}`); the tests of each user
+//! force both forms.
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use regex::bytes;
+
+/// A pattern with its two lazily compiled forms.
+pub(crate) struct AsciiFirst {
+    pattern: Cow<'static, str>,
+    ascii: OnceLock<bytes::Regex>,
+    unicode: OnceLock<regex::Regex>,
+}
+
+/// A match: the same accessors as [`regex::Match`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Found<'h> {
+    haystack: &'h str,
+    start: usize,
+    end: usize,
+}
+
+impl<'h> Found<'h> {
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    pub fn end(&self) -> usize {
+        self.end
+    }
+
+    pub fn as_str(&self) -> &'h str {
+        &self.haystack[self.start..self.end]
+    }
+}
+
+impl AsciiFirst {
+    /// A pattern known at compile time (for a `static`).
+    pub const fn new(pattern: &'static str) -> AsciiFirst {
+        AsciiFirst {
+            pattern: Cow::Borrowed(pattern),
+            ascii: OnceLock::new(),
+            unicode: OnceLock::new(),
+        }
+    }
+
+    /// A pattern built at run time.
+    pub fn owned(pattern: String) -> AsciiFirst {
+        AsciiFirst {
+            pattern: Cow::Owned(pattern),
+            ascii: OnceLock::new(),
+            unicode: OnceLock::new(),
+        }
+    }
+
+    fn ascii(&self) -> &bytes::Regex {
+        self.ascii.get_or_init(|| {
+            bytes::Regex::new(&format!("(?-u){}", self.pattern))
+                .unwrap_or_else(|e| panic!("pattern {:?} (ASCII form): {e}", self.pattern))
+        })
+    }
+
+    fn unicode(&self) -> &regex::Regex {
+        self.unicode.get_or_init(|| {
+            regex::Regex::new(&self.pattern)
+                .unwrap_or_else(|e| panic!("pattern {:?}: {e}", self.pattern))
+        })
+    }
+
+    /// Compiles both forms now (tests: a pattern that has no ASCII form
+    /// fails here, not on the first payload that reaches it).
+    #[cfg(test)]
+    pub fn force(&self) {
+        self.ascii();
+        self.unicode();
+    }
+
+    pub fn is_match(&self, h: &str) -> bool {
+        if h.is_ascii() {
+            self.ascii().is_match(h.as_bytes())
+        } else {
+            self.unicode().is_match(h)
+        }
+    }
+
+    pub fn find<'h>(&self, h: &'h str) -> Option<Found<'h>> {
+        let (start, end) = if h.is_ascii() {
+            let m = self.ascii().find(h.as_bytes())?;
+            (m.start(), m.end())
+        } else {
+            let m = self.unicode().find(h)?;
+            (m.start(), m.end())
+        };
+        Some(Found {
+            haystack: h,
+            start,
+            end,
+        })
+    }
+
+    /// The successive non-overlapping matches, as [`regex::Regex::find_iter`].
+    pub fn find_iter<'a>(&'a self, h: &'a str) -> impl Iterator<Item = Found<'a>> + 'a {
+        let found = move |start, end| Found {
+            haystack: h,
+            start,
+            end,
+        };
+        let (ascii, unicode) = if h.is_ascii() {
+            let it = self.ascii().find_iter(h.as_bytes());
+            (Some(it.map(move |m| found(m.start(), m.end()))), None)
+        } else {
+            let it = self.unicode().find_iter(h);
+            (None, Some(it.map(move |m| found(m.start(), m.end()))))
+        };
+        ascii
+            .into_iter()
+            .flatten()
+            .chain(unicode.into_iter().flatten())
+    }
+
+    /// Every match replaced by what `with` appends for its text, as
+    /// [`regex::Regex::replace_all`] with a closure (borrowed when nothing
+    /// matched).
+    pub fn replace_all_with<'h>(
+        &self,
+        h: &'h str,
+        mut with: impl FnMut(&str, &mut String),
+    ) -> Cow<'h, str> {
+        let mut out = String::new();
+        let mut last = 0;
+        let mut any = false;
+        for m in self.find_iter(h) {
+            any = true;
+            out.push_str(&h[last..m.start()]);
+            with(m.as_str(), &mut out);
+            last = m.end();
+        }
+        if !any {
+            return Cow::Borrowed(h);
+        }
+        out.push_str(&h[last..]);
+        Cow::Owned(out)
+    }
+
+    /// Every match replaced by `rep`, taken literally (no `$` expansion).
+    pub fn replace_all<'h>(&self, h: &'h str, rep: &str) -> Cow<'h, str> {
+        self.replace_all_with(h, |_, out| out.push_str(rep))
+    }
+}
+
+/// A set of patterns with the same two forms ([`AsciiFirst`]).
+pub(crate) struct AsciiFirstSet {
+    patterns: &'static [&'static str],
+    ascii: OnceLock<bytes::RegexSet>,
+    unicode: OnceLock<regex::RegexSet>,
+}
+
+impl AsciiFirstSet {
+    pub const fn new(patterns: &'static [&'static str]) -> AsciiFirstSet {
+        AsciiFirstSet {
+            patterns,
+            ascii: OnceLock::new(),
+            unicode: OnceLock::new(),
+        }
+    }
+
+    /// The index of the first pattern that matches somewhere in `h`.
+    pub fn first(&self, h: &str) -> Option<usize> {
+        if h.is_ascii() {
+            let set = self.ascii.get_or_init(|| {
+                bytes::RegexSet::new(self.patterns.iter().map(|p| format!("(?-u){p}")))
+                    .expect("pattern set (ASCII form)")
+            });
+            set.matches(h.as_bytes()).iter().next()
+        } else {
+            let set = self
+                .unicode
+                .get_or_init(|| regex::RegexSet::new(self.patterns).expect("pattern set"));
+            set.matches(h).iter().next()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PATTERNS: &[&str] = &[
+        r"\b\d{2}:\d{2}:\d{2}(?:\.\d+)?\b",
+        r"(?i)\berr(or)?s?\b",
+        r"(^|[^\w.,])0+[ \t]+$",
+        r"\s+\w+(\.\w+)+\(.*\)$",
+        r"",
+    ];
+
+    /// On ASCII text the ASCII form answers as the Unicode form does;
+    /// on other text the Unicode form answers.
+    #[test]
+    fn answers_as_the_unicode_pattern() {
+        let texts = [
+            "at 10:00:01.5 ERRORS x",
+            "0  ",
+            "a.0 ",
+            "  at com.x.Y(Z.java:1)",
+            "10:00:01",
+            "",
+            "\u{e9}rror 10:00:01 err",
+            "x\u{0660}1:00:00 errs",
+        ];
+        for p in PATTERNS {
+            let af = AsciiFirst::new(p);
+            af.force();
+            let re = regex::Regex::new(p).unwrap();
+            for t in texts {
+                assert_eq!(af.is_match(t), re.is_match(t), "{p} {t:?}");
+                let ours: Vec<_> = af.find_iter(t).map(|m| m.start()..m.end()).collect();
+                let theirs: Vec<_> = re.find_iter(t).map(|m| m.start()..m.end()).collect();
+                assert_eq!(ours, theirs, "{p} {t:?}");
+                assert_eq!(
+                    af.find(t).map(|m| m.start()..m.end()),
+                    re.find(t).map(|m| m.start()..m.end())
+                );
+                assert_eq!(
+                    af.replace_all(t, "<*>"),
+                    re.replace_all(t, regex::NoExpand("<*>")),
+                    "{p} {t:?}"
+                );
+            }
+        }
+        let set = AsciiFirstSet::new(PATTERNS);
+        let theirs = regex::RegexSet::new(PATTERNS).unwrap();
+        for t in texts {
+            assert_eq!(set.first(t), theirs.matches(t).iter().next(), "{t:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any ASCII text: the same matches as the Unicode pattern.
+        #[test]
+        fn ascii_text_matches_alike(t in "[ -~\t]{0,40}") {
+            for p in PATTERNS {
+                let af = AsciiFirst::new(p);
+                let re = regex::Regex::new(p).unwrap();
+                let ours: Vec<_> = af.find_iter(&t).map(|m| m.start()..m.end()).collect();
+                let theirs: Vec<_> = re.find_iter(&t).map(|m| m.start()..m.end()).collect();
+                proptest::prop_assert_eq!(ours, theirs);
+            }
+        }
+    }
+}
