@@ -71,6 +71,44 @@ impl Aligned {
     }
 }
 
+impl Aligned {
+    /// The column names of the header line `line`: its cells, unless a
+    /// cell holds a header gutter (two spaces or more: rows narrower or
+    /// wider than their header shifted a column's start, as in
+    /// `NOMINATED NODE   READINESS GATES` over ragged rows) and the
+    /// header's own words, split at its gutters, are as many as the
+    /// columns: those are the names.
+    pub fn names<'l>(&self, line: &'l str) -> Vec<&'l str> {
+        let cells = self.cells(line);
+        if matches!(self.split, Split::Bars(_)) || !cells.iter().any(|c| c.contains("  ")) {
+            return cells;
+        }
+        let mut groups: Vec<&'l str> = Vec::new();
+        let mut start: Option<usize> = None;
+        let b = line.as_bytes();
+        for (i, &c) in b.iter().enumerate() {
+            let gutter = c == b' ' && (b.get(i + 1) == Some(&b' ') || i > 0 && b[i - 1] == b' ');
+            let space = c.is_ascii_whitespace() && (gutter || c != b' ');
+            match (space, start) {
+                (true, Some(s)) => {
+                    groups.push(&line[s..i]);
+                    start = None;
+                }
+                (false, None) => start = Some(i),
+                _ => {}
+            }
+        }
+        if let Some(s) = start {
+            groups.push(line[s..].trim_end());
+        }
+        if groups.len() == cells.len() {
+            groups
+        } else {
+            cells
+        }
+    }
+}
+
 /// `cell` as `n` cells: its first `n - 1` words, then the rest (cells
 /// past its words are empty).
 fn words_of<'l>(cell: &'l str, n: usize, out: &mut Vec<&'l str>) {

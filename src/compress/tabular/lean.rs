@@ -141,7 +141,7 @@ pub(crate) fn lean_aligned(
         return None;
     }
     let names: Vec<&str> = match t.header {
-        Some(h) => t.cells(plain[h]),
+        Some(h) => t.names(plain[h]),
         None => Vec::new(),
     };
     let width = t.cells(plain[t.rows[0]]).len();
