@@ -290,7 +290,7 @@ fn kept_frames_stay_under_their_own_thread() {
             4410 + t
         ));
         let frames = [
-            format!("#0  0x00007f1e2e8e0e2e in __futex_abstimed_wait_common64 (private=0, cancel=true, abstime=0x0, op=393) at ./nptl/futex-internal.c:57"),
+            "#0  0x00007f1e2e8e0e2e in __futex_abstimed_wait_common64 (private=0, cancel=true, abstime=0x0, op=393) at ./nptl/futex-internal.c:57".to_string(),
             format!("#1  0x000055d1c2a4c0aa in queue_pop (q=0x55d1c3f0a2a0) at src/pool.c:{}", 30 + t % 5),
             format!("#2  0x000055d1c2a4c012 in worker_main (arg=0x55d1c3f0a{t:03x}) at src/pool.c:48"),
             format!("#3  0x00007f1e2e894ac3 in start_thread (arg=0x7f1e{:08x}) at ./nptl/pthread_create.c:442", t * 7919),
