@@ -77,6 +77,18 @@ pub struct Account {
 /// Tokens a lean view under a budget keeps free for its retrieve line.
 const NOTE_RESERVE: usize = 40;
 
+/// What a lean view kept of its input, for the wording of its retrieve
+/// line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Whole {
+    /// Parts were elided.
+    No,
+    /// Everything but terminal formatting and spacing.
+    Spacing,
+    /// Every line, regrouped ([`compress::Trace::regrouped`]).
+    Regrouped,
+}
+
 /// `view` with a line that names the handle, in the view's own syntax: a
 /// member or element of a JSON view, a comment in a config, source file
 /// or HTML page, a marker line anywhere else.
@@ -85,7 +97,7 @@ fn retrieve_note(
     lang: Option<crate::detect::Language>,
     view: &[u8],
     handle: &Handle,
-    formatting_only: bool,
+    whole: Whole,
     compact: bool,
 ) -> Vec<u8> {
     use crate::detect::Language as L;
@@ -93,8 +105,10 @@ fn retrieve_note(
     let text = if compact {
         // Under a budget with no room for more: the command alone.
         format!("caveman-engine retrieve {h} [QUERY]")
-    } else if formatting_only {
+    } else if whole == Whole::Spacing {
         format!("nothing elided but terminal formatting (escapes, overdrawn frames) and spacing; original: caveman-engine retrieve {h} (MCP: caveman_retrieve)")
+    } else if whole == Whole::Regrouped {
+        format!("nothing elided: every line is here, regrouped; original: caveman-engine retrieve {h} (MCP: caveman_retrieve)")
     } else {
         format!("elided parts: caveman-engine retrieve {h} [QUERY] (MCP: caveman_retrieve)")
     };
@@ -397,9 +411,16 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
         // agent that sees only the view (stdout, an MCP text block) can
         // still retrieve.
         if opts.profile == Profile::Lean && !lossless && !out.windows(4).any(|w| w == b"ccr_") {
+            let regrouped = account.trace.as_ref().is_some_and(|t| t.regrouped);
             let note = |v: &[u8], compact: bool| {
-                let spacing = same_but_spacing(v, &cleaned);
-                retrieve_note(&ct, lang, v, &handle, spacing, compact)
+                let whole = if same_but_spacing(v, &cleaned) {
+                    Whole::Spacing
+                } else if regrouped {
+                    Whole::Regrouped
+                } else {
+                    Whole::No
+                };
+                retrieve_note(&ct, lang, v, &handle, whole, compact)
             };
             let mut noted = note(&out, false);
             let mut n = tokens::count(&noted);

@@ -28,6 +28,8 @@ mod lean_json_views;
 mod lean_logs;
 #[path = "integration/lean_members.rs"]
 mod lean_members;
+#[path = "integration/lean_probe.rs"]
+mod lean_probe;
 #[path = "integration/lean_properties.rs"]
 mod lean_properties;
 #[path = "integration/lean_records.rs"]

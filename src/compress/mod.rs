@@ -6,6 +6,7 @@
 
 mod a11y;
 mod annotations;
+mod blame;
 mod code;
 mod config;
 mod diff;

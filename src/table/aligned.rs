@@ -72,11 +72,11 @@ impl Aligned {
 }
 
 impl Aligned {
-    /// The column names in the header row `line`: its cells, where a
-    /// clock time that starts it (`sar`'s `12:00:01 AM`) is the `time`
-    /// column and its `AM/PM` half.
+    /// The column names in the header row `line` ([`Aligned::header_cells`]),
+    /// where a clock time that starts it (`sar`'s `12:00:01 AM`) is the
+    /// `time` column and its `AM/PM` half.
     pub fn names<'l>(&self, line: &'l str) -> Vec<&'l str> {
-        let mut cells = self.cells(line);
+        let mut cells = self.header_cells(line);
         let clock = cells.iter().take_while(|c| is_clock(c)).count();
         if clock < cells.len() {
             for (k, c) in cells.iter_mut().take(clock).enumerate() {
@@ -88,6 +88,42 @@ impl Aligned {
             }
         }
         cells
+    }
+
+    /// The column names of the header line `line`: its cells, unless a
+    /// cell holds a header gutter (two spaces or more: rows narrower or
+    /// wider than their header shifted a column's start, as in
+    /// `NOMINATED NODE   READINESS GATES` over ragged rows) and the
+    /// header's own words, split at its gutters, are as many as the
+    /// columns: those are the names.
+    fn header_cells<'l>(&self, line: &'l str) -> Vec<&'l str> {
+        let cells = self.cells(line);
+        if matches!(self.split, Split::Bars(_)) || !cells.iter().any(|c| c.contains("  ")) {
+            return cells;
+        }
+        let mut groups: Vec<&'l str> = Vec::new();
+        let mut start: Option<usize> = None;
+        let b = line.as_bytes();
+        for (i, &c) in b.iter().enumerate() {
+            let gutter = c == b' ' && (b.get(i + 1) == Some(&b' ') || i > 0 && b[i - 1] == b' ');
+            let space = c.is_ascii_whitespace() && (gutter || c != b' ');
+            match (space, start) {
+                (true, Some(s)) => {
+                    groups.push(&line[s..i]);
+                    start = None;
+                }
+                (false, None) => start = Some(i),
+                _ => {}
+            }
+        }
+        if let Some(s) = start {
+            groups.push(line[s..].trim_end());
+        }
+        if groups.len() == cells.len() {
+            groups
+        } else {
+            cells
+        }
     }
 }
 

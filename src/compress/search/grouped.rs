@@ -264,5 +264,6 @@ pub(super) fn grouped(text: &str, query: &str) -> Option<Compressed> {
     let mut trace = Trace::default();
     trace.add("hits grouped by file", doc.len() - dropped);
     trace.dropped = dropped;
+    trace.regrouped = dropped == 0;
     Some(Compressed::traced(bytes, trace))
 }

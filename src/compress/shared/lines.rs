@@ -296,6 +296,10 @@ impl Pieces {
 pub struct Trace {
     pub kept: Vec<(&'static str, usize)>,
     pub dropped: usize,
+    /// Every unit is in the view, only regrouped (a path written once
+    /// over its lines, indentation gone): the retrieve line must not
+    /// claim that parts were elided.
+    pub regrouped: bool,
 }
 
 impl Trace {
@@ -607,7 +611,15 @@ impl Keep {
         if left > 0 {
             kept.push(("marker would not pay", left));
         }
-        (pieces, bytes, Trace { kept, dropped })
+        (
+            pieces,
+            bytes,
+            Trace {
+                kept,
+                dropped,
+                ..Trace::default()
+            },
+        )
     }
 }
 

@@ -118,9 +118,10 @@ static NONE_AFTER: LazyLock<AsciiFirst> = LazyLock::new(|| {
 });
 
 /// What may precede a word to say there was none: a zero count (`0 `,
-/// not after a word character, `.` or `,`).
+/// not after a word character, `.` or `,`, nor the value of the field
+/// before: `unreachable=0    failed=1` is one failure).
 static NONE_BEFORE: LazyLock<AsciiFirst> =
-    LazyLock::new(|| AsciiFirst::new(r"(^|[^\w.,])0+[ \t]+$"));
+    LazyLock::new(|| AsciiFirst::new(r"(^|[^\w.,=:])0+[ \t]+$"));
 
 /// Whether the word at `start..end` of `line` is negated: a zero count or
 /// an empty value next to it.
@@ -160,11 +161,35 @@ static ROUTINE_LEVEL: LazyLock<AsciiFirst> = LazyLock::new(|| {
     ))
 });
 
+/// A bracketed lower-case level field near the start of a line that says
+/// the event is routine: nginx's and Apache's `[info]`, `[notice]`,
+/// `[debug]` (Apache 2.4's `[core:info]`). The server sets that field per
+/// event, so the words of its message (`client timed out (110: Connection
+/// timed out) while waiting for request`) do not make it an error.
+static BRACKET_ROUTINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:[^\[]{0,48}|\[[^\]]{0,40}\]\s*)\[(?:[a-z_]+:)?(?:info|notice|debug|trace)\]")
+        .expect("bracket level")
+});
+
+/// Crash words: an error under any level field.
+static CRASH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?i)(?-u:\b)(fatal|panic|panicked|segfault|segmentation fault|core dumped",
+        r"|out of memory|oom|deadlock|deadlocked|crash|crashed|traceback|unhandled|uncaught",
+        r"|stack overflow)(?-u:\b)",
+    ))
+    .expect("crash words")
+});
+
 /// Whether a line reports an error or failure (module doc). A weak word
 /// (`not found`, `invalid`, `cannot`, …) on a line whose level field says
 /// INFO or DEBUG is the program reporting routine work (`INFO Partition
-/// rdd_2_1 not found, computing it`), not an error.
+/// rdd_2_1 not found, computing it`), not an error; under a bracketed
+/// routine level ([`BRACKET_ROUTINE`]) no word is, only a shape.
 pub fn is_error(line: &str) -> bool {
+    if BRACKET_ROUTINE.is_match(line) {
+        return ERROR_SHAPES.is_match(line) || STATUS.is_match(line) || CRASH.is_match(line);
+    }
     let mut routine = None;
     error_by(line, |line| {
         !*routine.get_or_insert_with(|| ROUTINE_LEVEL.is_match(line))
@@ -276,6 +301,16 @@ mod tests {
         ("Tests run: 10, Failures: 0, Errors: 0, Skipped: 0", Level::Other),
         ("level=info err=<nil> msg=\"connected\"", Level::Other),
         ("level=info err=0 took=3ms", Level::Other),
+        // A zero that is the value of the field before is no count.
+        ("web17.prod : ok=6 changed=2 unreachable=0    failed=1    skipped=0", Level::Error),
+        ("web18.prod : ok=7 changed=2 unreachable=0    failed=0    skipped=0", Level::Other),
+        // A bracketed routine level: the message's words do not count.
+        ("2026/12/05 09:14:07 [info] 1038#1072: *109621 client timed out (110: Connection timed out) while waiting for request, client: 10.1.1.170", Level::Other),
+        ("[Wed Oct 11 14:32:52.123 2026] [core:notice] [pid 42] AH00094: Command line: 'httpd -D FOREGROUND' failed", Level::Other),
+        ("2026/12/05 09:14:07 [error] 1038#1072: *1 upstream timed out (110: Connection timed out)", Level::Error),
+        ("2026/12/05 09:14:07 [notice] 1#1: worker process 77 exited with code 2", Level::Error),
+        ("2026/12/05 09:14:07 [info] 1#1: java.lang.OutOfMemoryError: Java heap space", Level::Error),
+        ("2026/12/05 09:14:07 [notice] 1#1: worker process 77 exited on signal 11 (core dumped)", Level::Error),
         (r#"{"error":null,"ok":true}"#, Level::Other),
         (r#"{"errors":[],"ok":true}"#, Level::Other),
         ("compiled with 0 errors and 0 warnings", Level::Other),

@@ -7,7 +7,8 @@ use std::ops::Range;
 use super::super::shared::stats::{Field, Mode, Stats};
 use super::super::shared::{dropped_runs, relevance};
 use super::columns::{
-    add_row, group_column, group_rows, ranked_column, row_is_error, RANK_HEAD, RANK_TAIL,
+    add_row, group_column, group_rows, ranked_column, row_is_error, state_rows, RANK_HEAD,
+    RANK_TAIL,
 };
 use super::lean::{lean_marker, Grid, MAX_COLUMNS};
 use super::QUERY_FILL;
@@ -272,6 +273,16 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
         &keep,
         &mut why,
         "rare value of a column with a default",
+    );
+    let mut room = (total / 16).clamp(2048, 32768);
+    for units in state_rows(&g.names, &cells) {
+        admit(&mut keep, &units, &lens, &mut room);
+    }
+    account(
+        &mut trace,
+        &keep,
+        &mut why,
+        "state other than the column's default",
     );
     let mut room = (total / 16).clamp(1024, 32768);
     for pair in st.extremes(g.top) {

@@ -483,6 +483,7 @@ pub(crate) fn cut(
     {
         keep.set(from_end(k), "head/tail");
     }
+    parent_heads(doc, &mut keep);
     let unit = rules.unit;
     // Under a budget more go; the note of what did not fit says so.
     let rare_left = if budget.is_none() {
@@ -654,5 +655,33 @@ impl Closing<'_> {
         }
         s.push_str(" \u{2026}");
         s
+    }
+}
+
+/// A kept line keeps the head of its block, as a config's key keeps its
+/// section: the first line of a blank-separated block that ends with `:`
+/// (gdb's `Thread 2 (Thread 0x7f… (LWP 4412)):` over its frames, a
+/// `Traceback (most recent call last):`), so a kept frame never floats
+/// under the wrong header.
+fn parent_heads(doc: &Lines<'_>, keep: &mut Keep) {
+    let mut head: Option<usize> = None;
+    let mut after_blank = true;
+    for (i, l) in doc.iter().enumerate() {
+        let t = l.trim_end();
+        if t.trim_start().is_empty() {
+            after_blank = true;
+            head = None;
+            continue;
+        }
+        if after_blank {
+            // (`::endgroup::`, a workflow command, heads nothing.)
+            head = (t.ends_with(':') && !t.ends_with("::")).then_some(i);
+            after_blank = false;
+        } else if let Some(h) = head {
+            if keep.get(i) {
+                keep.set(h, "head of a kept line's block");
+                head = None;
+            }
+        }
     }
 }

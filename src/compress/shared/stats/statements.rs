@@ -220,7 +220,8 @@ impl Stats<'_> {
 }
 
 /// `head` then each section after `; ` while the text stays within
-/// `room` bytes; a section that does not fit ends the text with `; …`.
+/// `room` bytes; a section that does not fit ends the text with how many
+/// more there were (`; (+3 more)`).
 pub(super) fn join_within(head: String, sections: &[String], room: usize) -> String {
     join_counted(head, sections, room).0
 }
@@ -230,7 +231,8 @@ pub(super) fn join_counted(head: String, sections: &[String], room: usize) -> (S
     let mut out = head;
     for (i, s) in sections.iter().enumerate() {
         if out.len() + 2 + s.len() > room {
-            out.push_str("; …");
+            // Said in words: a marker already ends with `…`.
+            out.push_str(&format!("; (+{} more)", sections.len() - i));
             return (out, i);
         }
         out.push_str("; ");
