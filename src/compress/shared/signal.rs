@@ -166,19 +166,19 @@ static ROUTINE_LEVEL: LazyLock<AsciiFirst> = LazyLock::new(|| {
 /// `[debug]` (Apache 2.4's `[core:info]`). The server sets that field per
 /// event, so the words of its message (`client timed out (110: Connection
 /// timed out) while waiting for request`) do not make it an error.
-static BRACKET_ROUTINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:[^\[]{0,48}|\[[^\]]{0,40}\]\s*)\[(?:[a-z_]+:)?(?:info|notice|debug|trace)\]")
-        .expect("bracket level")
+static BRACKET_ROUTINE: LazyLock<AsciiFirst> = LazyLock::new(|| {
+    AsciiFirst::new(
+        r"^(?:[^\[]{0,48}|\[[^\]]{0,40}\]\s*)\[(?:[a-z_]+:)?(?:info|notice|debug|trace)\]",
+    )
 });
 
 /// Crash words: an error under any level field.
-static CRASH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(concat!(
+static CRASH: LazyLock<AsciiFirst> = LazyLock::new(|| {
+    AsciiFirst::new(concat!(
         r"(?i)(?-u:\b)(fatal|panic|panicked|segfault|segmentation fault|core dumped",
         r"|out of memory|oom|deadlock|deadlocked|crash|crashed|traceback|unhandled|uncaught",
         r"|stack overflow)(?-u:\b)",
     ))
-    .expect("crash words")
 });
 
 /// Whether a line reports an error or failure (module doc). A weak word
