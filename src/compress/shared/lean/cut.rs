@@ -658,12 +658,33 @@ impl Closing<'_> {
     }
 }
 
+/// Blocks whose first lines share their first two words (at least this
+/// many) are headed by those lines.
+const HEAD_REPEATS: usize = 3;
+
 /// A kept line keeps the head of its block, as a config's key keeps its
 /// section: the first line of a blank-separated block that ends with `:`
 /// (gdb's `Thread 2 (Thread 0x7f… (LWP 4412)):` over its frames, a
-/// `Traceback (most recent call last):`), so a kept frame never floats
-/// under the wrong header.
+/// `Traceback (most recent call last):`), or whose first two words start
+/// at least [`HEAD_REPEATS`] blocks (nmap's `Nmap scan report for host-23
+/// (10.0.5.23)` over its ports), so a kept line never floats under the
+/// wrong header.
 fn parent_heads(doc: &Lines<'_>, keep: &mut Keep) {
+    fn lead(t: &str) -> (&str, &str) {
+        let mut w = t.split_whitespace();
+        (w.next().unwrap_or(""), w.next().unwrap_or(""))
+    }
+    let mut starts: rustc_hash::FxHashMap<(&str, &str), usize> = Default::default();
+    let mut after_blank = true;
+    for l in doc.iter() {
+        let t = l.trim();
+        if t.is_empty() {
+            after_blank = true;
+        } else if after_blank {
+            *starts.entry(lead(t)).or_default() += 1;
+            after_blank = false;
+        }
+    }
     let mut head: Option<usize> = None;
     let mut after_blank = true;
     for (i, l) in doc.iter().enumerate() {
@@ -675,7 +696,9 @@ fn parent_heads(doc: &Lines<'_>, keep: &mut Keep) {
         }
         if after_blank {
             // (`::endgroup::`, a workflow command, heads nothing.)
-            head = (t.ends_with(':') && !t.ends_with("::")).then_some(i);
+            let colon = t.ends_with(':') && !t.ends_with("::");
+            let repeated = starts.get(&lead(t)).is_some_and(|&n| n >= HEAD_REPEATS);
+            head = (colon || repeated).then_some(i);
             after_blank = false;
         } else if let Some(h) = head {
             if keep.get(i) {
