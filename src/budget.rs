@@ -32,6 +32,13 @@ fn stands_for(line: &str) -> usize {
         .unwrap_or(1)
 }
 
+/// Whether a line of a view counts error units a budget left out (the
+/// skeleton's note, a table's first marker, the JSON fit's marker).
+fn unfit_errors_noted(line: &str) -> bool {
+    (line.contains("(caveman)") || line.starts_with("\u{2026} caveman:"))
+        && (line.contains(" are among those elided") || line.contains(" with errors did not fit"))
+}
+
 /// Fits a text view into `budget` tokens by its lines: lines with error
 /// words first, then query hits, then the first and last lines and
 /// unindented lines (declarations, headings), then the rest, each in
@@ -68,7 +75,11 @@ fn fit_lines_within(text: &str, budget: usize, room: usize, query: &str) -> Opti
     // those elided …`) are structure, not error lines to count again.
     let note = |l: &str| l.starts_with("\u{2026} caveman:");
     for (i, l) in doc.iter().enumerate() {
-        if !note(l) && crate::compress::shared::signal::is_error(l) {
+        // A note (or marker) that counts errors the compressor could not
+        // fit goes with the errors: it is what says they exist.
+        if unfit_errors_noted(l) {
+            keep.set(i, "note of errors elided");
+        } else if !note(l) && crate::compress::shared::signal::is_error(l) {
             keep.set(i, "error word");
         }
     }

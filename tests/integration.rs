@@ -18,6 +18,8 @@ mod golden;
 mod hardening;
 #[path = "integration/lean_answers.rs"]
 mod lean_answers;
+#[path = "integration/lean_budget_errors.rs"]
+mod lean_budget_errors;
 #[path = "integration/lean_code.rs"]
 mod lean_code;
 #[path = "integration/lean_docs.rs"]

@@ -40,11 +40,17 @@ pub fn fit(body: &[u8], budget: usize, query: &str) -> Option<Vec<u8>> {
         .filter(|t| !t.is_empty())
         .collect();
     let errors: Vec<bool> = parts.iter().map(|p| carries_error(*p)).collect();
+    // The surest errors first: a strong word or shape (`failed`,
+    // `KeyError`) before a weak word alone (`cannot`, `not found`).
+    let sure: Vec<bool> = (0..n)
+        .map(|i| errors[i] && carries_sure_error(parts[i]))
+        .collect();
     let hits: Vec<bool> = parts
         .iter()
         .map(|p| !terms.is_empty() && holds_term(*p, &terms))
         .collect();
-    let mut rank: Vec<usize> = (0..n).filter(|&i| errors[i]).collect();
+    let mut rank: Vec<usize> = (0..n).filter(|&i| sure[i]).collect();
+    rank.extend((0..n).filter(|&i| errors[i] && !sure[i]));
     rank.extend((0..n).filter(|&i| hits[i] && !errors[i]));
     for i in [0, n - 1] {
         if !rank.contains(&i) {
@@ -56,13 +62,14 @@ pub fn fit(body: &[u8], budget: usize, query: &str) -> Option<Vec<u8>> {
     let total_errors = errors.iter().filter(|&&e| e).count();
 
     let mut chosen: Vec<Option<Chosen>> = vec![None; n];
-    let view = |chosen: &[Option<Chosen>]| {
+    let view = |chosen: &[Option<Chosen>], values_left: usize| {
         let mut out = Vec::new();
         let kept_errors = (0..n).filter(|&i| chosen[i].is_some() && errors[i]).count();
         let marker = Marker {
             total: n,
             dropped: n - chosen.iter().filter(|c| c.is_some()).count(),
             errors_left: total_errors - kept_errors,
+            values_left,
             cut: chosen
                 .iter()
                 .filter(|c| matches!(c, Some(Chosen::Cut(_))))
@@ -76,22 +83,38 @@ pub fn fit(body: &[u8], budget: usize, query: &str) -> Option<Vec<u8>> {
         doc.push(b'\n');
         doc
     };
-    let skeleton = crate::tokens::count(&view(&chosen));
+    let skeleton = crate::tokens::count(&view(&chosen, 0));
+    // Error values a view does not hold are counted by its marker.
+    let all = error_count(text).unwrap_or(0);
     if skeleton > budget {
         // What lies beside the collection does not fit either: the whole
         // document cut to what carries its errors, when something does.
-        let (cut, _) = cut_to_errors(root, budget.checked_sub(wrapper_cost(wrapper) + 1)?)?;
-        let mut doc = wrapper.0.to_vec();
-        doc.extend_from_slice(&cut);
-        doc.extend_from_slice(wrapper.1);
-        doc.push(b'\n');
+        // Its marker counts the error values that did not fit.
+        let room = budget.checked_sub(wrapper_cost(wrapper) + 1)?;
+        let doc = |cut: &[u8]| {
+            let mut doc = wrapper.0.to_vec();
+            doc.extend_from_slice(cut);
+            doc.extend_from_slice(wrapper.1);
+            doc.push(b'\n');
+            doc
+        };
+        let noted_cut = room
+            .checked_sub(NOTE_ROOM)
+            .and_then(|r| cut_to_errors(root, r))
+            .map(|(cut, _)| doc(&noted(&cut, all)))
+            .filter(|d| crate::tokens::count(d) <= budget);
+        if noted_cut.is_some() {
+            return noted_cut;
+        }
+        let (cut, _) = cut_to_errors(root, room)?;
+        let doc = doc(&cut);
         return (crate::tokens::count(&doc) <= budget).then_some(doc);
     }
     // Greedy by rank on each part's own count (a part costs its tokens
     // plus a separator), then checked on the whole view. An error part
     // too large for what is left is cut inside: its error-bearing fields
     // (and what names it) stay, the rest is counted by a marker member.
-    let mut used = skeleton;
+    let mut used = skeleton + if all > 0 { NOTE_ROOM } else { 0 };
     let mut added = Vec::new();
     // Error parts whole while they fit, then the error parts left cut to
     // their errors, then the rest whole: an error element that fits whole
@@ -131,7 +154,11 @@ pub fn fit(body: &[u8], budget: usize, query: &str) -> Option<Vec<u8>> {
         }
     }
     loop {
-        let out = view(&chosen);
+        let mut out = view(&chosen, 0);
+        let lost = all.saturating_sub(error_count(&out).unwrap_or(all));
+        if lost > 0 {
+            out = view(&chosen, lost);
+        }
         if crate::tokens::count(&out) <= budget {
             return Some(out);
         }
@@ -208,7 +235,8 @@ fn cut_to_errors(v: Json<'_>, room: usize) -> Option<(Vec<u8>, usize)> {
     let mut left = room.checked_sub(overhead)?;
     let mut kept: Vec<Option<Vec<u8>>> = vec![None; parts.len()];
     let mut any_error = false;
-    for naming in [true, false] {
+    // Naming members, then sure errors, then weak ones.
+    for pass in [Pass::Naming, Pass::Sure, Pass::Weak] {
         for (i, p) in parts.iter().enumerate() {
             if kept[i].is_some() {
                 continue;
@@ -217,7 +245,12 @@ fn cut_to_errors(v: Json<'_>, room: usize) -> Option<(Vec<u8>, usize)> {
                 && p.0.is_some_and(|k| NAMING.contains(&k))
                 && !p.1.is_container()
                 && size(p.1) <= NAMING_MAX;
-            if naming != named || (!naming && !carries_error(*p)) {
+            let wanted = match pass {
+                Pass::Naming => named,
+                Pass::Sure => !named && carries_sure_error(*p),
+                Pass::Weak => !named && carries_error(*p),
+            };
+            if !wanted {
                 continue;
             }
             let mut key = Vec::new();
@@ -293,6 +326,98 @@ pub fn holds_error(doc: &[u8]) -> Option<bool> {
     Some(false)
 }
 
+/// How many values of a JSON document (JSONP too; NDJSON by line) carry a
+/// sure error outside the engine's markers: strings, and truthy members
+/// by their key (`"failures": 3`; `"alert": "green"` is a level, a weak
+/// word); `None` when `doc` is no JSON. A view holding fewer lost some.
+pub fn error_count(doc: &[u8]) -> Option<usize> {
+    let text = crate::go::unicode::trim_space(doc);
+    let text = jsonp(text).map_or(text, |(_, inner, _)| inner);
+    let opts = Options {
+        keys: Keys::InputOrder,
+        max_depth: json::MAX_DEPTH,
+    };
+    let Ok(tape) = json::decode_exact(text, opts) else {
+        // NDJSON: the values of its lines.
+        let counts: Vec<usize> = text
+            .split(|&b| b == b'\n')
+            .filter_map(|l| {
+                let l = crate::go::unicode::trim_space(l);
+                let t = json::decode_exact(l, opts).ok()?;
+                Some(errors_in(t.root()))
+            })
+            .collect();
+        return (!counts.is_empty()).then(|| counts.iter().sum());
+    };
+    Some(errors_in(tape.root()))
+}
+
+/// Tokens a note of error values that did not fit may cost.
+pub const NOTE_ROOM: usize = 16;
+
+/// `view` (JSON or NDJSON) with a marker counting the `all` error values
+/// of its original ([`error_count`]) it does not hold: a member of a root
+/// object, an element of a root array, a line of NDJSON; else unchanged.
+pub fn noted(view: &[u8], all: usize) -> Vec<u8> {
+    let lost = error_count(view).map_or(0, |kept| all.saturating_sub(kept));
+    if lost == 0 {
+        return view.to_vec();
+    }
+    let note = format!("\"__caveman_invariants__\":\"{lost} values with errors did not fit\"");
+    let opts = Options {
+        keys: Keys::InputOrder,
+        max_depth: json::MAX_DEPTH,
+    };
+    let end = view
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(0, |e| e + 1);
+    if jsonp(crate::go::unicode::trim_space(view)).is_some() {
+        return view.to_vec();
+    }
+    let Ok(tape) = json::decode_exact(&view[..end], opts) else {
+        // NDJSON: a line of its own.
+        let mut out = view[..end].to_vec();
+        out.push(b'\n');
+        out.extend_from_slice(format!("{{{note}}}").as_bytes());
+        out.extend_from_slice(&view[end..]);
+        return out;
+    };
+    let (insert, empty) = match tape.root().get() {
+        Value::Array(a) => (format!("{{{note}}}"), a.is_empty()),
+        Value::Object(m) if !m.iter().any(|(k, _)| k == "__caveman_invariants__") => {
+            (note, m.is_empty())
+        }
+        _ => return view.to_vec(),
+    };
+    let close = end - 1;
+    let mut out = view[..close].to_vec();
+    if !empty {
+        out.push(b',');
+    }
+    out.extend_from_slice(insert.as_bytes());
+    out.extend_from_slice(&view[close..]);
+    out
+}
+
+/// [`error_count`] of one decoded value.
+fn errors_in(root: Json<'_>) -> usize {
+    let mut stack: Vec<(Option<&str>, Json<'_>)> = vec![(None, root)];
+    let mut n = 0;
+    while let Some((k, v)) = stack.pop() {
+        if k.is_some_and(|k| k.starts_with("__caveman_")) {
+            continue;
+        }
+        if k.is_some_and(|k| error_key(k) || signal::is_error_cell(k)) && truthy(v)
+            || matches!(v.get(), Value::String(s) if signal::is_error_cell(s))
+        {
+            n += 1;
+        }
+        stack.extend(parts_of(v));
+    }
+    n
+}
+
 /// A JSONP body: the callback's head (`name(`), the JSON document inside,
 /// and the tail (`);` and a line break).
 fn jsonp(text: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
@@ -325,6 +450,8 @@ struct Marker {
     errors_left: usize,
     /// Error parts kept cut to their errors.
     cut: usize,
+    /// Error values of the document the view does not hold.
+    values_left: usize,
     object: bool,
 }
 
@@ -345,6 +472,11 @@ impl Marker {
             s.push_str(&format!(
                 "; {} {what} with errors did not fit",
                 self.errors_left
+            ));
+        } else if self.values_left > 0 {
+            s.push_str(&format!(
+                "; {} values with errors did not fit",
+                self.values_left
             ));
         }
         s
@@ -411,6 +543,26 @@ fn carries_error((key, v): Part<'_>) -> bool {
         k.is_some_and(error_key) && truthy(leaf)
             || matches!(leaf.get(), Value::String(s) if signal::is_error(s))
     })
+}
+
+/// As [`carries_error`], but a weak word (`cannot`, `not found`: prose as
+/// often as a failure) does not count.
+fn carries_sure_error((key, v): Part<'_>) -> bool {
+    if key.is_some_and(signal::is_error_cell) {
+        return true;
+    }
+    any_leaf(v, &mut |k, leaf| {
+        k.is_some_and(error_key) && truthy(leaf)
+            || matches!(leaf.get(), Value::String(s) if signal::is_error_cell(s))
+    })
+}
+
+/// The passes of [`cut_to_errors`] over an element's members.
+#[derive(Clone, Copy)]
+enum Pass {
+    Naming,
+    Sure,
+    Weak,
 }
 
 /// A member whose name says it holds an error.

@@ -381,9 +381,15 @@ pub(crate) struct Unfit {
 impl Unfit {
     /// The marker that says how many error units did not fit, if any.
     pub fn note(self, unit: &str) -> Option<String> {
+        self.said(unit)
+            .map(|s| format!("\u{2026} caveman: {s} \u{2026}"))
+    }
+
+    /// What [`Unfit::note`] says, for a marker of the compressor's own.
+    pub fn said(self, unit: &str) -> Option<String> {
         (self.errors > 0).then(|| {
             format!(
-                "\u{2026} caveman: {} error {unit} are among those elided: the budget had no room for them \u{2026}",
+                "{} error {unit} are among those elided: the budget had no room for them",
                 self.errors
             )
         })

@@ -358,7 +358,7 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
     }
     if let Some(b) = budget {
         // Rows by priority within the budget; the summary shrinks first.
-        use super::super::shared::lines::Keep;
+        use super::super::shared::lines::{Keep, Unfit};
         let names = g.names.join(" ");
         let overhead = |s: &str| format!("{names}\n{s}");
         if crate::tokens::count(overhead(&summary).as_bytes()) * 2 > b {
@@ -371,13 +371,23 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
                 k.set(i, if why[i].is_empty() { "rest" } else { why[i] });
             }
         }
-        k.fit_text(
+        // Room for the note of error rows that may not fit.
+        let unfit_room = if why.contains(&"error") {
+            Unfit { errors: n }.said("rows").unwrap_or_default()
+        } else {
+            String::new()
+        };
+        let unfit = k.fit_text(
             Some(b),
             |i| docs[i].as_str(),
             &lean_marker(999, None),
-            &overhead(&summary),
+            &overhead(&format!("{summary}; {unfit_room}")),
         );
         keep = k.flags();
+        // The first marker says how many error rows the budget left out.
+        if let Some(said) = unfit.said("rows") {
+            summary = format!("{said}; {summary}");
+        }
     }
     trace.dropped = keep.iter().filter(|&&k| !k).count();
     let categorical: Vec<bool> = (0..width)

@@ -77,23 +77,48 @@ pub(in super::super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         // budget's own fit keeps errors first, cut inside an element when
         // it must, then whole elements while they fit.
         let lost = |v: &[u8]| crate::budget::json::holds_error(v) == Some(false);
+        let mut noted = false;
         let errors_lost = cut.as_ref().is_some_and(|(c, _)| lost(&c.bytes))
             && crate::budget::json::holds_error(input.body) == Some(true);
+        // A level that keeps some errors and drops others says nothing of
+        // those it dropped: the budget's own fit, which counts them, when
+        // it keeps as many.
+        let count = crate::budget::json::error_count;
+        let kept_errors = cut.as_ref().and_then(|(c, _)| count(&c.bytes));
+        let some_lost = !errors_lost
+            && kept_errors.is_some_and(|k| count(input.body).is_some_and(|all| k < all));
         let idle = cut
             .as_ref()
             .is_none_or(|(c, _)| c.tokens.saturating_mul(IDLE_FRACTION) < b);
-        if errors_lost || idle {
+        if errors_lost || idle || some_lost {
             let better = crate::budget::json::fit(input.body, b, input.query)
                 .map(Counted::of)
                 .filter(|v| {
                     let bigger = cut.as_ref().is_none_or(|(c, _)| v.tokens > c.tokens);
-                    errors_lost && !lost(&v.bytes) || idle && bigger
+                    let as_many = || count(&v.bytes) >= kept_errors;
+                    errors_lost && !lost(&v.bytes) || idle && bigger || some_lost && as_many()
                 });
             if let Some(v) = better {
                 let mut trace = Trace::default();
                 trace.add("budget fit: errors first (cut to their error fields when too large), query hits, the first and the last", 1);
                 cut = Some((v, trace));
+                noted = true;
             }
+        }
+        // A level kept: it says how many error values it left out, in
+        // room the level leaves (a harder level when it must).
+        if let (false, Some(all)) = (noted, count(input.body)) {
+            cut = cut.map(|(c, t)| {
+                let v = Counted::of(crate::budget::json::noted(&c.bytes, all));
+                if v.tokens <= b {
+                    return (v, t);
+                }
+                let room = b.saturating_sub(v.tokens - c.tokens);
+                fit_budget(counted(levels[0]), room, &counted)
+                    .map(|(c2, t2)| (Counted::of(crate::budget::json::noted(&c2.bytes, all)), t2))
+                    .filter(|(v2, _)| v2.tokens <= b)
+                    .unwrap_or((c, t))
+            });
         }
     }
     clock.mark("cut");

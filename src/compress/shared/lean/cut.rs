@@ -220,10 +220,17 @@ pub(crate) fn cut(
     let mut copies: FxHashMap<&str, (usize, usize)> = FxHashMap::default();
     let record = |keep: &mut Keep, i: usize, reason: &'static str| {
         keep.set(i, reason);
-        // The record it heads.
+        // The record it heads; an error line inside it is kept (and
+        // fitted to a budget, and counted when it does not fit) as the
+        // error it is.
         let mut j = i + 1;
         while j < n && j - i <= MAX_CONTINUATION && CONTINUATION.is_match(doc.line(j)) {
-            keep.set(j, "stack frame or diagnostic");
+            let why = if signal::level(doc.line(j)) == Level::Error {
+                "error inside a record"
+            } else {
+                "stack frame or diagnostic"
+            };
+            keep.set(j, why);
             j += 1;
         }
         // A longer block keeps its last line too (the outermost frame).
