@@ -11,6 +11,9 @@
 use crate::compress::shared::signal;
 use crate::go::json::{self, Json, Keys, Options, Value};
 
+mod errors;
+use errors::errors_in;
+
 /// Parts of a container: `(key, value)`; arrays have no keys.
 type Part<'t> = (Option<&'t str>, Json<'t>);
 
@@ -398,24 +401,6 @@ pub fn noted(view: &[u8], all: usize) -> Vec<u8> {
     out.extend_from_slice(insert.as_bytes());
     out.extend_from_slice(&view[close..]);
     out
-}
-
-/// [`error_count`] of one decoded value.
-fn errors_in(root: Json<'_>) -> usize {
-    let mut stack: Vec<(Option<&str>, Json<'_>)> = vec![(None, root)];
-    let mut n = 0;
-    while let Some((k, v)) = stack.pop() {
-        if k.is_some_and(|k| k.starts_with("__caveman_")) {
-            continue;
-        }
-        if k.is_some_and(|k| error_key(k) || signal::is_error_cell(k)) && truthy(v)
-            || matches!(v.get(), Value::String(s) if signal::is_error_cell(s))
-        {
-            n += 1;
-        }
-        stack.extend(parts_of(v));
-    }
-    n
 }
 
 /// A JSONP body: the callback's head (`name(`), the JSON document inside,
