@@ -704,7 +704,9 @@ fn parent_heads(doc: &Lines<'_>, keep: &mut Keep) {
         if after_blank {
             // (`::endgroup::`, a workflow command, heads nothing.)
             let colon = t.ends_with(':') && !t.ends_with("::");
-            let repeated = starts.get(&lead(t)).is_some_and(|&n| n >= HEAD_REPEATS);
+            // (A rule of `─` or `=` that opens every block heads nothing.)
+            let repeated = starts.get(&lead(t)).is_some_and(|&n| n >= HEAD_REPEATS)
+                && t.chars().any(char::is_alphanumeric);
             head = (colon || repeated).then_some(i);
             after_blank = false;
         } else if let Some(h) = head {
