@@ -8,6 +8,9 @@
 use super::{share, Ctx, Hit};
 use crate::content_type::ContentType;
 
+/// A dialect's reader: the lines of a sample it explains, if it holds.
+type Explain = fn(&[&str]) -> Option<usize>;
+
 /// Member lines a manifest needs.
 const MIN_MEMBERS: usize = 3;
 
@@ -18,7 +21,7 @@ pub(super) fn manifest<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
     if s.non_blank < MIN_MEMBERS {
         return None;
     }
-    let rules: [(&'static str, fn(&[&str]) -> Option<usize>); 4] = [
+    let rules: [(&'static str, Explain); 4] = [
         (
             "pip requirements: pinned packages and pip options",
             requirements,
