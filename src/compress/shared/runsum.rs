@@ -74,7 +74,12 @@ fn unquote(v: &str) -> &str {
     }
 }
 
-/// The facts every line of the run shares, at most `room` bytes; empty
+/// Bytes past `room` a summary may take to say how many statements did
+/// not fit (`; (+12 more)`).
+const MORE_NOTE: usize = 16;
+
+/// The facts every line of the run shares, at most `room` bytes (and a
+/// count of what did not fit); empty
 /// when there is nothing to say.
 pub(crate) fn summary<'a>(lines: impl Iterator<Item = &'a str>, room: usize) -> String {
     let mut stats: Stats<'a> = Stats::new(MAX_FIELDS);
@@ -115,10 +120,13 @@ pub(crate) fn summary<'a>(lines: impl Iterator<Item = &'a str>, room: usize) -> 
     if n < 2 || stats.fields.is_empty() {
         return String::new();
     }
-    let rendered = stats.render("lines", false, room + 32);
-    // The total is the marker's own count.
+    // The total (`N total lines; `) is the marker's own count: the facts
+    // get `room` bytes after it, and a list cut for room ends with how
+    // many statements it left out (`; (+3 more)`).
+    let head = format!("{n} total lines; ").len();
+    let rendered = stats.render("lines", false, room + head);
     match rendered.split_once("; ") {
-        Some((_, facts)) if facts.len() <= room => facts.to_string(),
+        Some((_, facts)) if facts.len() <= room + MORE_NOTE => facts.to_string(),
         Some((_, facts)) => {
             let mut end = room;
             while !facts.is_char_boundary(end) {
