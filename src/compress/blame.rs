@@ -74,6 +74,17 @@ fn shared_path<'a>(rows: &[Row<'a>]) -> Option<&'a str> {
 /// The view, or `None` when `text` is not blame output (every non-blank
 /// line a blame line, at least [`MIN_LINES`] of them).
 pub(super) fn lean(text: &str) -> Option<Compressed> {
+    // Every log reaches here first: a first line that does not start
+    // with a commit hash costs no pattern and no line index.
+    let first = text.lines().find(|l| !l.trim().is_empty())?;
+    let hex = first
+        .trim_start_matches('^')
+        .bytes()
+        .take_while(u8::is_ascii_hexdigit)
+        .count();
+    if hex < 7 {
+        return None;
+    }
     let doc = Lines::split(text);
     let mut rows: Vec<Row<'_>> = Vec::new();
     for l in doc.iter() {

@@ -44,11 +44,9 @@ static SIGNAL: LazyLock<Regex> = LazyLock::new(|| {
 /// An strace line that opens or executes a path (with strace's optional
 /// pid and time prefixes): which files a program read, and the fallback
 /// open after a failed one.
-static STRACE_OPEN: LazyLock<AsciiFirst> = LazyLock::new(|| {
-    AsciiFirst::new(
-        r#"^(?:\[pid +\d+\] |\d+ +)?(?:\d{2}:\d{2}:\d{2}(?:\.\d+)? |\d+\.\d+ )?(?:open|openat|openat2|creat|execve|execveat)\((?:AT_FDCWD|-?\d+)?,? ?"[^"]*""#,
-    )
-});
+static STRACE_OPEN: AsciiFirst = AsciiFirst::new(
+    r#"^(?:\[pid +\d+\] |\d+ +)?(?:\d{2}:\d{2}:\d{2}(?:\.\d+)? |\d+\.\d+ )?(?:open|openat|openat2|creat|execve|execveat)\((?:AT_FDCWD|-?\d+)?,? ?"[^"]*""#,
+);
 
 /// Lean keeps every distinct strace open/exec line (lean::Rules::extra).
 fn is_strace_open(line: &str) -> bool {

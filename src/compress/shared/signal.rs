@@ -27,8 +27,6 @@
 //! word (`warn`, `warning`, `deprecated`), a `…Warning` class name, a
 //! `W` level prefix, or a terminating signal (`SIGTERM`).
 
-use std::sync::LazyLock;
-
 use crate::ascii_first::AsciiFirst;
 
 /// How serious a line is.
@@ -41,87 +39,76 @@ pub enum Level {
 
 /// Error and failure words (ASCII word boundaries, any case). Each match
 /// is checked for negation ([`negated`]).
-static ERROR_WORDS: LazyLock<AsciiFirst> = LazyLock::new(|| {
-    AsciiFirst::new(concat!(
-        r"(?i)(?-u:\b)(",
-        r"errors?|err|fatal|critical|crit|severe|emerg|emergency|alert|panic|panicked|panics",
-        r"|exceptions?|fail|fails|failed|failures?|failing|timeout|timeouts|timed out",
-        r"|denied|refused|traceback|abort|aborted|aborting|segfault|segmentation fault",
-        r"|core dumped|killed|crash|crashed|crashes|crashing|deadlock|deadlocked",
-        r"|deadlock detected|oom|oomkilled|out of memory|unhandled|uncaught",
-        r"|stack overflow|assertion|unable to|could not|couldn't|cannot|can't",
-        r"|not found|no such file|undefined reference|undefined symbol|unresolved",
-        r"|deadline exceeded|expired|violation|corrupt|corrupted|rejected|forbidden",
-        r"|unauthorized|unavailable|unreachable|invalid|backoff|evicted|unhealthy",
-        r"|non-zero exit|nonzero exit|broken pipe|disconnected unexpectedly",
-        r"|unexpected shutdown|unexpectedly|mismatch|overflow|underflow",
-        r")(?-u:\b)",
-    ))
-});
+static ERROR_WORDS: AsciiFirst = AsciiFirst::new(concat!(
+    r"(?i)(?-u:\b)(",
+    r"errors?|err|fatal|critical|crit|severe|emerg|emergency|alert|panic|panicked|panics",
+    r"|exceptions?|fail|fails|failed|failures?|failing|timeout|timeouts|timed out",
+    r"|denied|refused|traceback|abort|aborted|aborting|segfault|segmentation fault",
+    r"|core dumped|killed|crash|crashed|crashes|crashing|deadlock|deadlocked",
+    r"|deadlock detected|oom|oomkilled|out of memory|unhandled|uncaught",
+    r"|stack overflow|assertion|unable to|could not|couldn't|cannot|can't",
+    r"|not found|no such file|undefined reference|undefined symbol|unresolved",
+    r"|deadline exceeded|expired|violation|corrupt|corrupted|rejected|forbidden",
+    r"|unauthorized|unavailable|unreachable|invalid|backoff|evicted|unhealthy",
+    r"|non-zero exit|nonzero exit|broken pipe|disconnected unexpectedly",
+    r"|unexpected shutdown|unexpectedly|mismatch|overflow|underflow",
+    r")(?-u:\b)",
+));
 
 /// Error shapes that are not words: class names, codes, prefixes, exit
 /// and HTTP statuses, runner markers, signals (case-sensitive).
-static ERROR_SHAPES: LazyLock<AsciiFirst> = LazyLock::new(|| {
-    AsciiFirst::new(concat!(
-        // Exception, error and fault class names.
-        r"(?-u:\b)[A-Za-z][A-Za-z0-9]*(Error|Exception|Fault|Failure|Panic)(?-u:\b)",
-        r"|(?-u:\b)(OOMKilled|CrashLoopBackOff|ImagePullBackOff|ErrImagePull|CreateContainerError|OutOfMemory|OutOfmemory)",
-        // Diagnostic codes.
-        r"|(?-u:\b)E[0-9]{4}(?-u:\b)|(?-u:\b)TS[0-9]{4,5}(?-u:\b)|(?-u:\b)ERR_[A-Z0-9_]+",
-        r"|(?-u:\b)E(NOENT|ACCES|PERM|CONNREFUSED|CONNRESET|CONNABORTED|PIPE|TIMEDOUT|ADDRINUSE",
-        r"|ADDRNOTAVAIL|NOMEM|NOSPC|EXIST|NOTDIR|ISDIR|INVAL|MFILE|NFILE|AGAIN|BUSY|HOSTUNREACH",
-        r"|NETUNREACH|NOTFOUND|ROFS|NOTEMPTY|XDEV|BADF|DQUOT|NOTCONN|PROTO|NOEXEC|2BIG|FAULT",
-        r"|DEADLK|SRCH|CHILD|OVERFLOW|NOTSUP|OPNOTSUPP|NOSYS|IO)(?-u:\b)",
-        // Level prefixes: glog, logcat, pytest's assertion lines.
-        r"|^[EF][0-9]{4} [0-9]{2}:[0-9]{2}|(^|\s)[EF]/[A-Za-z]|^\d\d-\d\d \d\d:\d\d:\d\d\.\d+\s+\d+\s+\d+ [EF] ",
-        r"|^E {2,}\S|^\[[EF]\]\s",
-        // Fatal signals.
-        r"|(?-u:\b)SIG(SEGV|KILL|ABRT|BUS|ILL|FPE|TRAP|SYS|XCPU|XFSZ)(?-u:\b)",
-        // Test runners.
-        r"|^\s*not ok(?-u:\b)|^\s*--- FAIL|^\s*(✗|✕|✘|×|❌|💥)|\[FAIL(ED)?\]",
-        // Non-English error and failure words.
-        r"|(?i)(?-u:\b)(fehler|fehlgeschlagen|ausnahme|erreur|échec|échoué|errore|fallito",
-        r"|fallo|falló|erro|falha|hata|błąd|fout|mislukt|chyba|virhe)(?-u:\b)",
-        r"|ошибк|сбой|エラー|失敗|例外|异常|错误|失败|異常|錯誤|오류|실패|예외",
-    ))
-});
+static ERROR_SHAPES: AsciiFirst = AsciiFirst::new(concat!(
+    // Exception, error and fault class names.
+    r"(?-u:\b)[A-Za-z][A-Za-z0-9]*(Error|Exception|Fault|Failure|Panic)(?-u:\b)",
+    r"|(?-u:\b)(OOMKilled|CrashLoopBackOff|ImagePullBackOff|ErrImagePull|CreateContainerError|OutOfMemory|OutOfmemory)",
+    // Diagnostic codes.
+    r"|(?-u:\b)E[0-9]{4}(?-u:\b)|(?-u:\b)TS[0-9]{4,5}(?-u:\b)|(?-u:\b)ERR_[A-Z0-9_]+",
+    r"|(?-u:\b)E(NOENT|ACCES|PERM|CONNREFUSED|CONNRESET|CONNABORTED|PIPE|TIMEDOUT|ADDRINUSE",
+    r"|ADDRNOTAVAIL|NOMEM|NOSPC|EXIST|NOTDIR|ISDIR|INVAL|MFILE|NFILE|AGAIN|BUSY|HOSTUNREACH",
+    r"|NETUNREACH|NOTFOUND|ROFS|NOTEMPTY|XDEV|BADF|DQUOT|NOTCONN|PROTO|NOEXEC|2BIG|FAULT",
+    r"|DEADLK|SRCH|CHILD|OVERFLOW|NOTSUP|OPNOTSUPP|NOSYS|IO)(?-u:\b)",
+    // Level prefixes: glog, logcat, pytest's assertion lines.
+    r"|^[EF][0-9]{4} [0-9]{2}:[0-9]{2}|(^|\s)[EF]/[A-Za-z]|^\d\d-\d\d \d\d:\d\d:\d\d\.\d+\s+\d+\s+\d+ [EF] ",
+    r"|^E {2,}\S|^\[[EF]\]\s",
+    // Fatal signals.
+    r"|(?-u:\b)SIG(SEGV|KILL|ABRT|BUS|ILL|FPE|TRAP|SYS|XCPU|XFSZ)(?-u:\b)",
+    // Test runners.
+    r"|^\s*not ok(?-u:\b)|^\s*--- FAIL|^\s*(✗|✕|✘|×|❌|💥)|\[FAIL(ED)?\]",
+    // Non-English error and failure words.
+    r"|(?i)(?-u:\b)(fehler|fehlgeschlagen|ausnahme|erreur|échec|échoué|errore|fallito",
+    r"|fallo|falló|erro|falha|hata|błąd|fout|mislukt|chyba|virhe)(?-u:\b)",
+    r"|ошибк|сбой|エラー|失敗|例外|异常|错误|失败|異常|錯誤|오류|실패|예외",
+));
 
 /// Non-zero exit codes and HTTP 4xx/5xx statuses (case-insensitive keys).
-static STATUS: LazyLock<AsciiFirst> = LazyLock::new(|| {
-    AsciiFirst::new(concat!(
-        r#"(?i)(?-u:\b)(exit(ed)?(\s+with)?(\s+(status|code))?|exit_?code|exit-code|exitstatus"#,
-        r#"|return_?code|returncode)["']?\s*[:=]?\s*["']?-?0*[1-9][0-9]*(?-u:\b)"#,
-        r#"|(?-u:\b)rc\s*[:=]\s*-?0*[1-9][0-9]*(?-u:\b)"#,
-        r#"|(?-u:\b)HTTP/[0-9](\.[0-9])?"?\s+[45][0-9]{2}(?-u:\b)"#,
-        r#"|(?i)(?-u:\b)(status|status_?code|statuscode|http_?status|response_?code|code)["']?\s*[:=]\s*["']?[45][0-9]{2}(?-u:\b)"#,
-        r#"|"\s+[45][0-9]{2}\s+([0-9]+|-)(\s|$)"#,
-    ))
-});
+static STATUS: AsciiFirst = AsciiFirst::new(concat!(
+    r#"(?i)(?-u:\b)(exit(ed)?(\s+with)?(\s+(status|code))?|exit_?code|exit-code|exitstatus"#,
+    r#"|return_?code|returncode)["']?\s*[:=]?\s*["']?-?0*[1-9][0-9]*(?-u:\b)"#,
+    r#"|(?-u:\b)rc\s*[:=]\s*-?0*[1-9][0-9]*(?-u:\b)"#,
+    r#"|(?-u:\b)HTTP/[0-9](\.[0-9])?"?\s+[45][0-9]{2}(?-u:\b)"#,
+    r#"|(?i)(?-u:\b)(status|status_?code|statuscode|http_?status|response_?code|code)["']?\s*[:=]\s*["']?[45][0-9]{2}(?-u:\b)"#,
+    r#"|"\s+[45][0-9]{2}\s+([0-9]+|-)(\s|$)"#,
+));
 
 /// Warning words and shapes.
-static WARN: LazyLock<AsciiFirst> = LazyLock::new(|| {
-    AsciiFirst::new(concat!(
-        r"(?i)(?-u:\b)(warn|warning|warnings|deprecated|deprecation|retrying|degraded)(?-u:\b)",
-        r"|(?-u:\b)[A-Za-z][A-Za-z0-9]*Warning(?-u:\b)",
-        r"|^W[0-9]{4} [0-9]{2}:[0-9]{2}|(^|\s)W/[A-Za-z]|^\d\d-\d\d \d\d:\d\d:\d\d\.\d+\s+\d+\s+\d+ W ",
-        r"|(?-u:\b)SIG(TERM|HUP|INT|QUIT|PIPE)(?-u:\b)",
-        r"|(?i)(?-u:\b)(warnung|avertissement|advertencia|предупреждение|警告|경고)",
-    ))
-});
+static WARN: AsciiFirst = AsciiFirst::new(concat!(
+    r"(?i)(?-u:\b)(warn|warning|warnings|deprecated|deprecation|retrying|degraded)(?-u:\b)",
+    r"|(?-u:\b)[A-Za-z][A-Za-z0-9]*Warning(?-u:\b)",
+    r"|^W[0-9]{4} [0-9]{2}:[0-9]{2}|(^|\s)W/[A-Za-z]|^\d\d-\d\d \d\d:\d\d:\d\d\.\d+\s+\d+\s+\d+ W ",
+    r"|(?-u:\b)SIG(TERM|HUP|INT|QUIT|PIPE)(?-u:\b)",
+    r"|(?i)(?-u:\b)(warnung|avertissement|advertencia|предупреждение|警告|경고)",
+));
 
 /// What may follow a word to say there was none: `: 0`, `="0"`,
 /// `=<nil>`, `: null`, `=""`, `: []`.
-static NONE_AFTER: LazyLock<AsciiFirst> = LazyLock::new(|| {
-    AsciiFirst::new(
-        r#"^(?i)["']?[ \t]*[:=][ \t]*(["']?0+(\.0+)?["']?|none|null|nil|<nil>|false|\[\]|\{\}|""|'')($|[^\w.])"#,
-    )
-});
+static NONE_AFTER: AsciiFirst = AsciiFirst::new(
+    r#"^(?i)["']?[ \t]*[:=][ \t]*(["']?0+(\.0+)?["']?|none|null|nil|<nil>|false|\[\]|\{\}|""|'')($|[^\w.])"#,
+);
 
 /// What may precede a word to say there was none: a zero count (`0 `,
 /// not after a word character, `.` or `,`, nor the value of the field
 /// before: `unreachable=0    failed=1` is one failure).
-static NONE_BEFORE: LazyLock<AsciiFirst> =
-    LazyLock::new(|| AsciiFirst::new(r"(^|[^\w.,=:])0+[ \t]+$"));
+static NONE_BEFORE: AsciiFirst = AsciiFirst::new(r"(^|[^\w.,=:])0+[ \t]+$");
 
 /// Whether the word at `start..end` of `line` is negated: a zero count or
 /// an empty value next to it.
@@ -142,44 +129,36 @@ pub fn level(line: &str) -> Level {
 
 /// Words that say something is missing or refused without saying the
 /// program failed: an error unless the line's own level says otherwise.
-static WEAK: LazyLock<AsciiFirst> = LazyLock::new(|| {
-    AsciiFirst::new(concat!(
-        r"(?i)^(not found|unavailable|invalid|cannot|can't|unable to|could not|couldn't",
-        r"|expired|rejected|unreachable|mismatch|backoff|evicted|unhealthy|violation",
-        r"|overflow|underflow|unexpectedly|alert)$",
-    ))
-});
+static WEAK: AsciiFirst = AsciiFirst::new(concat!(
+    r"(?i)^(not found|unavailable|invalid|cannot|can't|unable to|could not|couldn't",
+    r"|expired|rejected|unreachable|mismatch|backoff|evicted|unhealthy|violation",
+    r"|overflow|underflow|unexpectedly|alert)$",
+));
 
 /// A level field that says the line is routine: `INFO`, `DEBUG`,
 /// `TRACE`, `NOTICE` as a word of their own, `level=info`,
 /// `"level":"debug"`, a glog `I0102 10:00:00` prefix.
-static ROUTINE_LEVEL: LazyLock<AsciiFirst> = LazyLock::new(|| {
-    AsciiFirst::new(concat!(
-        r#"(?-u:\b)(INFO|DEBUG|TRACE|NOTICE)(?-u:\b)"#,
-        r#"|(?i)(?-u:\b)level["']?\s*[:=]\s*["']?(info|debug|trace|notice)(?-u:\b)"#,
-        r#"|^I[0-9]{4} [0-9]{2}:[0-9]{2}"#,
-    ))
-});
+static ROUTINE_LEVEL: AsciiFirst = AsciiFirst::new(concat!(
+    r#"(?-u:\b)(INFO|DEBUG|TRACE|NOTICE)(?-u:\b)"#,
+    r#"|(?i)(?-u:\b)level["']?\s*[:=]\s*["']?(info|debug|trace|notice)(?-u:\b)"#,
+    r#"|^I[0-9]{4} [0-9]{2}:[0-9]{2}"#,
+));
 
 /// A bracketed lower-case level field near the start of a line that says
 /// the event is routine: nginx's and Apache's `[info]`, `[notice]`,
 /// `[debug]` (Apache 2.4's `[core:info]`). The server sets that field per
 /// event, so the words of its message (`client timed out (110: Connection
 /// timed out) while waiting for request`) do not make it an error.
-static BRACKET_ROUTINE: LazyLock<AsciiFirst> = LazyLock::new(|| {
-    AsciiFirst::new(
-        r"^(?:[^\[]{0,48}|\[[^\]]{0,40}\]\s*)\[(?:[a-z_]+:)?(?:info|notice|debug|trace)\]",
-    )
-});
+static BRACKET_ROUTINE: AsciiFirst = AsciiFirst::new(
+    r"^(?:[^\[]{0,48}|\[[^\]]{0,40}\]\s*)\[(?:[a-z_]+:)?(?:info|notice|debug|trace)\]",
+);
 
 /// Crash words: an error under any level field.
-static CRASH: LazyLock<AsciiFirst> = LazyLock::new(|| {
-    AsciiFirst::new(concat!(
-        r"(?i)(?-u:\b)(fatal|panic|panicked|segfault|segmentation fault|core dumped",
-        r"|out of memory|oom|deadlock|deadlocked|crash|crashed|traceback|unhandled|uncaught",
-        r"|stack overflow)(?-u:\b)",
-    ))
-});
+static CRASH: AsciiFirst = AsciiFirst::new(concat!(
+    r"(?i)(?-u:\b)(fatal|panic|panicked|segfault|segmentation fault|core dumped",
+    r"|out of memory|oom|deadlock|deadlocked|crash|crashed|traceback|unhandled|uncaught",
+    r"|stack overflow)(?-u:\b)",
+));
 
 /// Whether a line reports an error or failure (module doc). A weak word
 /// (`not found`, `invalid`, `cannot`, …) on a line whose level field says

@@ -138,16 +138,13 @@ pub(super) fn code_share(s: &Sample<'_>) -> u32 {
 /// (2024-01-01)`, `Version 1.2.0`, `v1.2.0`, `Noteworthy changes in
 /// release 9.5`: a short unindented line that starts with a version or
 /// names a release or version.
-static VERSION_HEADER: LazyLock<AsciiFirst> = LazyLock::new(|| {
-    AsciiFirst::new(
-        r"(?i)^(#+\s*)?(\[?v?\d+\.\d+(\.\d+)?([-.+]\w+)*\]?(\s*[-(:]\s*.*)?|.{0,40}\b(version|release|changes in|new in)\s+v?\d+\.\d+.*)$",
-    )
-});
+static VERSION_HEADER: AsciiFirst = AsciiFirst::new(
+    r"(?i)^(#+\s*)?(\[?v?\d+\.\d+(\.\d+)?([-.+]\w+)*\]?(\s*[-(:]\s*.*)?|.{0,40}\b(version|release|changes in|new in)\s+v?\d+\.\d+.*)$",
+);
 
 /// A man page's title line: `LS(1)   User Commands   LS(1)`.
-static MAN_TITLE: LazyLock<AsciiFirst> = LazyLock::new(|| {
-    AsciiFirst::new(r"^[A-Za-z0-9_.:-]+\(\d[a-z]*\)\s{2,}.*\s{2,}[A-Za-z0-9_.:-]+\(\d[a-z]*\)\s*$")
-});
+static MAN_TITLE: AsciiFirst =
+    AsciiFirst::new(r"^[A-Za-z0-9_.:-]+\(\d[a-z]*\)\s{2,}.*\s{2,}[A-Za-z0-9_.:-]+\(\d[a-z]*\)\s*$");
 
 /// The prose rule that holds and how many lines it explains.
 fn prose_rule(s: &Sample<'_>) -> Option<(&'static str, usize)> {

@@ -84,9 +84,11 @@ pub(in super::super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         // those it dropped: the budget's own fit, which counts them, when
         // it keeps as many.
         let count = crate::budget::json::error_count;
+        // (The body decoded once more: counted once.)
+        let all_errors = count(input.body);
         let kept_errors = cut.as_ref().and_then(|(c, _)| count(&c.bytes));
-        let some_lost = !errors_lost
-            && kept_errors.is_some_and(|k| count(input.body).is_some_and(|all| k < all));
+        let some_lost =
+            !errors_lost && kept_errors.is_some_and(|k| all_errors.is_some_and(|all| k < all));
         let idle = cut
             .as_ref()
             .is_none_or(|(c, _)| c.tokens.saturating_mul(IDLE_FRACTION) < b);
@@ -107,7 +109,7 @@ pub(in super::super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         }
         // A level kept: it says how many error values it left out, in
         // room the level leaves (a harder level when it must).
-        if let (false, Some(all)) = (noted, count(input.body)) {
+        if let (false, Some(all)) = (noted, all_errors) {
             cut = cut.map(|(c, t)| {
                 let v = Counted::of(crate::budget::json::noted(&c.bytes, all));
                 if v.tokens <= b {

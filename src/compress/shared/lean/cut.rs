@@ -52,11 +52,9 @@ const SUMMARY_ROOM: usize = 200;
 
 /// A test runner's or a build's summary: counts of passed/failed/skipped
 /// tests, errors or warnings, or a build's verdict.
-static SUMMARY: std::sync::LazyLock<AsciiFirst> = std::sync::LazyLock::new(|| {
-    AsciiFirst::new(
-        r"(?i)\b\d[\d,]* (?:passed|failed|errors?|warnings?|skipped|tests? (?:passed|failed|run)|failures?)\b|\btest results?:|^\s*(?:tests?|test suites?):\s+\d|\bBUILD (?:SUCCESS(?:FUL)?|FAILURE|FAILED)\b|^\s*(?:Successfully installed|Finished|Ran \d+ tests?)\b|^(?:ok|FAIL)\s+\S+\s+[\d.]+s$",
-    )
-});
+static SUMMARY: AsciiFirst = AsciiFirst::new(
+    r"(?i)\b\d[\d,]* (?:passed|failed|errors?|warnings?|skipped|tests? (?:passed|failed|run)|failures?)\b|\btest results?:|^\s*(?:tests?|test suites?):\s+\d|\bBUILD (?:SUCCESS(?:FUL)?|FAILURE|FAILED)\b|^\s*(?:Successfully installed|Finished|Ran \d+ tests?)\b|^(?:ok|FAIL)\s+\S+\s+[\d.]+s$",
+);
 
 /// Rare lines kept at most: a tenth of the lines, and at least 64.
 fn max_rare(lines: usize) -> usize {
