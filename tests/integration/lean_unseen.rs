@@ -182,3 +182,76 @@ fn a_failing_go_test_keeps_its_output_line() {
         "{view}"
     );
 }
+
+/// A GitHub issue list: 60 issues whose labels are spread over four kinds
+/// and whose generated titles repeat. The one issue labelled `security`
+/// and `P0` stays, and the hidden issues are named by their `number`, as
+/// people cite them (not by an opaque `node_id`).
+#[test]
+fn an_issue_list_keeps_its_rare_label_and_names_issues_by_number() {
+    let kinds = ["bug", "docs", "enhancement", "needs-triage"];
+    let areas = ["Search", "Cart", "Checkout"];
+    let what = [
+        "flaky test",
+        "slow on mobile",
+        "add dark mode",
+        "typo in README",
+    ];
+    let mut items = Vec::new();
+    for i in 0..60u32 {
+        let number = 4100 - i;
+        let (title, labels) = if number == 4077 {
+            (
+                "Auth bypass when JWT alg=none is sent".to_owned(),
+                serde_json::json!([
+                    {"id": 1, "name": "security", "color": "b60205", "default": false},
+                    {"id": 2, "name": "P0", "color": "000000", "default": false}
+                ]),
+            )
+        } else {
+            (
+                format!("{}: {}", areas[i as usize % 3], what[(i as usize / 3) % 4]),
+                serde_json::json!([{
+                    "id": 900_000_000 + i * 7919,
+                    "name": kinds[(i as usize * 7) % 4],
+                    "color": format!("{:06x}", i * 104_729),
+                    "default": false
+                }]),
+            )
+        };
+        let login = ["alice", "bob", "carol"][i as usize % 3];
+        items.push(serde_json::json!({
+            "url": format!("https://api.github.com/repos/acme/shop/issues/{number}"),
+            "id": 1_000_000_000 + i * 15_485_863,
+            "node_id": format!("I_kwDO{:014x}", u64::from(i) * 0x9e37_79b9_7f4a),
+            "number": number,
+            "title": title,
+            "user": {"login": login, "type": "User"},
+            "labels": labels,
+            "state": "open",
+            "comments": i % 13,
+            "created_at": format!("2026-11-{:02}T{:02}:00:00Z", 1 + i % 27, i % 24),
+            "body": "Steps to reproduce:\r\n1. ...\r\n2. ...\r\n\r\nExpected ..."
+        }));
+    }
+    let input = serde_json::to_string_pretty(&serde_json::Value::Array(items)).unwrap();
+    let (ct, view, report) = lean(&input);
+    assert_eq!(ct, "json");
+    assert!(report["tokens_after"].as_u64() < report["tokens_before"].as_u64());
+    assert!(
+        view.contains("Auth bypass when JWT alg=none is sent"),
+        "{view}"
+    );
+    assert!(!view.contains("node_id: I_kwDO"), "{view}");
+    // Every issue is named: kept whole, or by number in a marker.
+    for number in 4041..=4100 {
+        assert!(
+            view.contains(&format!("\"number\":{number}"))
+                || view.contains(&format!("\"number\": {number}"))
+                || view.contains(&format!(" {number},"))
+                || view.contains(&format!(" {number};"))
+                || view.contains(&format!(" {number}\"")),
+            "issue {number} not named: {view}"
+        );
+    }
+}

@@ -310,7 +310,7 @@ pub(super) fn record_map(v: Json<'_>) -> bool {
 }
 
 /// Keys that identify a member of a list, in order of preference.
-const ID_KEYS: [&str; 14] = [
+const ID_KEYS: [&str; 16] = [
     "name",
     "Name",
     "id",
@@ -325,7 +325,14 @@ const ID_KEYS: [&str; 14] = [
     "login",
     "full_name",
     "ID",
+    "number",
+    "iid",
 ];
+
+/// Keys whose numbers identify a record as people cite it (an issue's or
+/// a merge request's `number`/`iid`); other numbers identify nothing an
+/// agent asks for.
+const NUMBER_IDS: [&str; 2] = ["number", "iid"];
 
 /// Object fields that hold a record's identity (`metadata.name`,
 /// `tags.name`), searched when no top-level key identifies the items; a
@@ -418,6 +425,7 @@ pub(super) fn id_of<'v>(item: Json<'v>, path: &str) -> Option<&'v str> {
     }
     match v.get() {
         Value::String(s) if !s.is_empty() => Some(s),
+        Value::Number(s) if NUMBER_IDS.contains(&path) => Some(s),
         _ => None,
     }
 }

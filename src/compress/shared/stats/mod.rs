@@ -54,6 +54,11 @@ pub const TOP: usize = 3;
 /// A value is rare (its holders are kept) when at most this many units
 /// hold it and the field's most common value is held 4 times as often.
 pub const RARE: usize = 3;
+/// A field of at most this many values has rare values without a default.
+const FEW: usize = 8;
+/// How many times more often than a rare value the most common one is
+/// held, in a field without a default.
+const SPREAD: usize = 8;
 
 pub use super::secrets::is_secret_name;
 
@@ -191,8 +196,9 @@ impl<'a> Stats<'a> {
     }
 
     /// The units holding a rare value of a field with a default (one
-    /// value most units share): `(holders of the value, units)`, rarest
-    /// first, then by field order.
+    /// value most units share) or of a list's members of at most [`FEW`]
+    /// values:
+    /// `(holders of the value, units)`, rarest first, then by field order.
     pub fn rare(&self) -> Vec<(usize, Vec<usize>)> {
         let mut out = Vec::new();
         for f in &self.fields {
@@ -202,11 +208,18 @@ impl<'a> Stats<'a> {
             }
             let mode = cats.iter().map(|s| s.count).max().unwrap_or(0);
             let held: usize = cats.iter().map(|s| s.count).sum();
-            if 2 * mode < held {
+            // A default (one value most units share), or a few common
+            // values (labels spread over kinds of issue, one `security`).
+            // A list's members (labels, tags) are spread over kinds with no
+            // default: there a value the common ones outnumber many times
+            // over is rare.
+            let default = 2 * mode >= held;
+            if !default && (!f.pooled || cats.len() > FEW) {
                 continue;
             }
+            let times = if default { 4 } else { SPREAD };
             for s in cats {
-                if s.count <= RARE && 4 * s.count <= mode {
+                if s.count <= RARE && times * s.count <= mode {
                     out.push((s.count, s.units.clone()));
                 }
             }
@@ -454,6 +467,25 @@ mod tests {
         "2012-02-08",
         "2012-02-09",
     ];
+
+    #[test]
+    fn a_rare_member_of_lists_spread_over_kinds() {
+        // Labels spread over four kinds (no default); one issue holds a
+        // `security` label the common ones outnumber many times over.
+        let mut s = Stats::new(64);
+        for i in 0..40 {
+            s.unit();
+            let kind = ["bug", "docs", "enhancement", "triage"][i % 4];
+            s.add_pooled(i, "labels[].name", Scalar::Str(kind));
+            if i == 17 {
+                s.add_pooled(i, "labels[].name", Scalar::Str("security"));
+            }
+            // A flat field spread the same way has no rare value.
+            s.add(i, "area", Scalar::Str(if i == 17 { "auth" } else { kind }));
+        }
+        let rare: Vec<Vec<usize>> = s.rare().into_iter().map(|(_, u)| u).collect();
+        assert_eq!(rare, vec![vec![17]]);
+    }
 
     #[test]
     fn rare_values_of_a_field_with_a_default() {
