@@ -489,9 +489,12 @@ fn columns(lines: &[&str], content: &[usize]) -> Option<Aligned> {
             && names.first().is_some_and(capitalised)
             && numeric() >= 2
     } else {
+        // `vmstat` names its columns in lower case (`r b swpd free …`)
+        // over nothing but numbers, which no log's lines are.
         header_like(&first, min_columns)
             && (first.iter().all(capitalised)
-                || first.first().is_some_and(capitalised) && numeric() >= 2)
+                || first.first().is_some_and(capitalised) && numeric() >= 2
+                || numeric() == first.len())
     };
     let ls = body
         .iter()
@@ -533,6 +536,29 @@ mod tests {
 
     fn lines(s: &str) -> Vec<&str> {
         s.lines().collect()
+    }
+
+    #[test]
+    fn vmstat_names_its_columns_in_lower_case_over_numbers() {
+        let v = " r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st\n\
+                 \x203  0      0 273981 69434 2915522    0    0    73    77  405 3692 20  2 78  0  0\n\
+                 \x200  0      0 666385 78808 3778464    0    0    58   842 1000 1041 14  5 79  2  0\n\
+                 \x202  9  56100 337481 77522 1723355 5234 7192    72    97  678 1992 19  4 14 63  0\n\
+                 \x201  0      0 682332 24873 1270460    0    0    93   890  694  893 24  1 72  3  0\n\
+                 \x202  0      0 341025 44199 3705568    0    0   186   256 1192 4170 23  5 71  1  0\n";
+        let l = lines(v);
+        let t = parse(&l).expect("vmstat table");
+        assert_eq!(t.header, Some(0));
+        assert_eq!(t.rows, vec![1, 2, 3, 4, 5]);
+        assert_eq!(t.names(l[0]).len(), 17);
+        assert_eq!(t.cells(l[3])[15], "63");
+        // Lower-case words over words are no header: a log's lines.
+        let log = "ok  run  step  done\n\
+                   ab  cdef  gh  ij\n\
+                   kl  mnop  qr  st\n\
+                   uv  wxyz  ab  cd\n\
+                   ef  ghij  kl  mn\n";
+        assert_eq!(parse(&lines(log)), None);
     }
 
     #[test]

@@ -255,3 +255,65 @@ fn an_issue_list_keeps_its_rare_label_and_names_issues_by_number() {
         );
     }
 }
+
+/// `vmstat 5`: lower-case column names over nothing but numbers, a banner
+/// of column groups above them, the pair repeated every 40 samples. It is
+/// a table (it was read as prose and passed whole), and the swap storm of
+/// samples 500–506 stays.
+#[test]
+fn vmstat_is_a_table_and_keeps_its_swap_storm() {
+    let banner = "procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----";
+    let head = " r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st";
+    let mut s = String::new();
+    for i in 0..720u64 {
+        if i % 40 == 0 {
+            s.push_str(&format!("{banner}\n{head}\n"));
+        }
+        let h = i.wrapping_mul(2_654_435_761) % 1000;
+        let storm = (500..507).contains(&i);
+        let (b, swpd, si, so, id, wa) = if storm {
+            (
+                9 + i % 4,
+                56_100 + i * 17,
+                5_000 + h,
+                7_000 + h * 4,
+                14,
+                60 + i % 9,
+            )
+        } else {
+            (0, 0, 0, 0, 70 + h % 20, h % 4)
+        };
+        s.push_str(&format!(
+            "{:2} {:2} {:6} {:6} {:5} {:7} {:4} {:4} {:5} {:5} {:4} {:4} {:2} {:2} {:2} {:2} {:2}\n",
+            h % 4,
+            b,
+            swpd,
+            250_000 + h * 600,
+            10_000 + h * 80,
+            1_000_000 + h * 3000,
+            si,
+            so,
+            h % 300,
+            h % 900,
+            300 + h,
+            1000 + h * 3,
+            100 - id - wa - 2,
+            2,
+            id,
+            wa,
+            0
+        ));
+    }
+    let (ct, view, report) = lean(&s);
+    assert_eq!(ct, "tabular");
+    let before = report["tokens_before"].as_u64().unwrap();
+    let after = report["tokens_after"].as_u64().unwrap();
+    assert!(after * 4 < before, "{after} of {before}");
+    // The storm's worst sample (the greatest `wa`, `so`) is a row of the view.
+    let worst = s
+        .lines()
+        .filter(|l| l.split_whitespace().nth(7).is_some_and(|so| so.len() >= 4))
+        .max_by_key(|l| l.split_whitespace().nth(7).unwrap().parse::<u64>().unwrap())
+        .unwrap();
+    assert!(view.contains(worst), "{worst}\n{view}");
+}
