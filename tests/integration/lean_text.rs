@@ -168,3 +168,33 @@ fn lean_views_of_text_terminal_and_diffs_are_never_larger_than_compat() {
         );
     }
 }
+
+/// gotestsum's github-actions format writes a passing test's verdict
+/// indented or as the title of its log group: routine lines, counted in
+/// markers by their verdict; every failure keeps its message.
+#[test]
+fn gotestsum_github_actions_passes_are_counted_and_failures_stay() {
+    let mut gha = String::new();
+    for k in 0..30 {
+        if k % 10 == 4 {
+            gha.push_str(&format!("::group::FAIL pkg/cart.TestTotal{k} (0.00s)\n    cart_test.go:{}: Total() = 99.99, want 100.00\n    --- FAIL: TestTotal{k} (0.00s)\n\n::endgroup::\n", 40 + k));
+        } else if k % 5 != 1 {
+            gha.push_str(&format!("  PASS pkg/cart.TestPlain{k} (0.00s)\n"));
+        } else {
+            gha.push_str(&format!("::group::PASS pkg/cart.TestLogged{k} (0.00s)\n    cart_test.go:{}: step {k} done\n\n::endgroup::\n", 100 + k));
+        }
+    }
+    gha.push_str("  FAIL Package pkg/cart (20ms)\n\nDONE 30 tests, 3 failures in 0.5s\n");
+    let tc = TestCommand::new();
+    let (view, _) = lean(&tc, gha.as_bytes());
+    for k in [4, 14, 24] {
+        for l in [
+            format!("::group::FAIL pkg/cart.TestTotal{k} (0.00s)"),
+            format!("    cart_test.go:{}: Total() = 99.99, want 100.00", 40 + k),
+        ] {
+            assert!(view.lines().any(|v| v == l), "lost {l}:\n{view}");
+        }
+    }
+    assert!(view.contains(" passed (PASS)"), "{view}");
+    assert!(view.contains("DONE 30 tests, 3 failures in 0.5s"), "{view}");
+}
