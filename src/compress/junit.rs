@@ -127,7 +127,7 @@ pub(super) fn lean(text: &str, query: &str) -> Option<Compressed> {
             || (opens(l, "<testsuite")
                 && ["failures", "errors"]
                     .iter()
-                    .any(|a| attr(l, a).is_some_and(|v| v.trim_start_matches('0') != "")));
+                    .any(|a| attr(l, a).is_some_and(|v| !v.trim_start_matches('0').is_empty())));
         let hit = !words.is_empty() && {
             let low = l.to_lowercase();
             words.iter().any(|w| low.contains(w.as_str()))
