@@ -83,8 +83,6 @@ const NOTE_RESERVE: usize = 40;
 enum Whole {
     /// Parts were elided.
     No,
-    /// Everything but terminal formatting and spacing.
-    Spacing,
     /// Every line, regrouped ([`compress::Trace::regrouped`]).
     Regrouped,
 }
@@ -102,15 +100,15 @@ fn retrieve_note(
 ) -> Vec<u8> {
     use crate::detect::Language as L;
     let h = handle.as_str();
+    // An MCP host's text content gets its own `caveman_retrieve` line
+    // (`mcp/tools.rs`): the note names only the command.
     let text = if compact {
         // Under a budget with no room for more: the command alone.
         format!("caveman-engine retrieve {h} [QUERY]")
-    } else if whole == Whole::Spacing {
-        format!("nothing elided but terminal formatting (escapes, overdrawn frames) and spacing; original: caveman-engine retrieve {h} (MCP: caveman_retrieve)")
     } else if whole == Whole::Regrouped {
-        format!("nothing elided: every line is here, regrouped; original: caveman-engine retrieve {h} (MCP: caveman_retrieve)")
+        format!("nothing elided, lines regrouped; original: caveman-engine retrieve {h}")
     } else {
-        format!("elided parts: caveman-engine retrieve {h} [QUERY] (MCP: caveman_retrieve)")
+        format!("elided parts: caveman-engine retrieve {h} [QUERY]")
     };
     // Trailing whitespace goes before the note, but in a diff only line
     // ends do: the spaces of its last line are content (a blank context
@@ -410,18 +408,21 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
         // A lossy lean view names its handle and how to get the rest: an
         // agent that sees only the view (stdout, an MCP text block) can
         // still retrieve.
-        if opts.profile == Profile::Lean && !lossless && !out.windows(4).any(|w| w == b"ccr_") {
-            let regrouped = account.trace.as_ref().is_some_and(|t| t.regrouped);
-            let note = |v: &[u8], compact: bool| {
-                let whole = if same_but_spacing(v, &cleaned) {
-                    Whole::Spacing
-                } else if regrouped {
-                    Whole::Regrouped
-                } else {
-                    Whole::No
-                };
-                retrieve_note(&ct, lang, v, &handle, whole, compact)
+        // A view that differs from the text a terminal shows only in its
+        // spacing elided nothing a reader sees: it needs no such line (the
+        // report still names the handle).
+        if opts.profile == Profile::Lean
+            && !lossless
+            && !out.windows(4).any(|w| w == b"ccr_")
+            && !same_but_spacing(&out, &cleaned)
+        {
+            let whole = if account.trace.as_ref().is_some_and(|t| t.regrouped) {
+                Whole::Regrouped
+            } else {
+                Whole::No
             };
+            let note =
+                |v: &[u8], compact: bool| retrieve_note(&ct, lang, v, &handle, whole, compact);
             let mut noted = note(&out, false);
             let mut n = tokens::count(&noted);
             if opts.budget.is_some_and(|b| n > b) {

@@ -42,6 +42,8 @@ mod lean_search;
 mod lean_table_claims;
 #[path = "integration/lean_tables.rs"]
 mod lean_tables;
+#[path = "integration/lean_text.rs"]
+mod lean_text;
 #[path = "integration/lean_unseen.rs"]
 mod lean_unseen;
 #[path = "integration/lines.rs"]

@@ -75,6 +75,9 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
     if let Some(view) = super::blame::lean(text) {
         return Ok(view);
     }
+    if let Some(view) = super::junit::lean(text, query) {
+        return Ok(view);
+    }
     let doc = Lines::split(text);
     if let Some(view) =
         super::terminal::terraform::view(doc.body(), doc.trailing_lf, doc.cr, budget)

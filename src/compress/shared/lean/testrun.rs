@@ -62,7 +62,7 @@ static ROUTINE: LazyLock<Regex> = LazyLock::new(|| {
         r"|test (?P<cargo>\S.*?) \.\.\. ok$",
         r"|(?P<pyfile>[^\s:]+)::\S.*? (?P<py>PASSED|SKIPPED)(?:\s+\[\s*\d+%\])?$",
         r"|\s+(?P<jest>[✓√]|○ skipped) \S.*$",
-        r"|(?P<gs>PASS|SKIP) \S+\.\S+ \([\d.]+s\)$",
+        r"|\s*(?:::group::)?(?P<gs>PASS|SKIP) \S+\.\S+ \([\d.]+s\)$",
         r"|\w+ \((?P<ut>[\w.]+)\) \.\.\. (?:ok|(?P<uts>skipped\b.*))$)",
     ))
     .expect("routine pattern")
@@ -75,8 +75,8 @@ pub(crate) fn routine(line: &str) -> Option<Routine> {
     let may = t.starts_with("=== ")
         || t.starts_with("--- ")
         || line.starts_with("test ")
-        || line.starts_with("PASS ")
-        || line.starts_with("SKIP ")
+        || t.starts_with("PASS ")
+        || t.starts_with("SKIP ")
         || line.contains("::")
         || line.contains(") ... ")
         || t.starts_with(['✓', '√', '○']);
@@ -187,7 +187,10 @@ pub(crate) fn tally<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> 
 
 /// The word a passing test's line says it with.
 fn pass_word(line: &str) -> &'static str {
+    // gotestsum's GitHub Actions format opens a test's log group on its
+    // verdict line.
     let t = line.trim_start();
+    let t = t.strip_prefix("::group::").unwrap_or(t);
     if t.starts_with("--- PASS") {
         "--- PASS"
     } else if t.starts_with("PASS ") {
@@ -736,6 +739,15 @@ mod tests {
         assert_eq!(routine("tests/t.py::test_x FAILED    [ 50%]"), None);
         assert_eq!(routine("  \u{2713} works (3 ms)"), Some(Routine::Pass));
         assert_eq!(routine("PASS pkg.TestX (0.00s)"), Some(Routine::Pass));
+        // gotestsum --format github-actions: indented, or opening a group.
+        assert_eq!(routine("  PASS pkg.TestX (0.00s)"), Some(Routine::Pass));
+        assert_eq!(
+            routine("::group::SKIP pkg.TestX (0.00s)"),
+            Some(Routine::Skip)
+        );
+        assert_eq!(routine("::group::FAIL pkg.TestX (0.00s)"), None);
+        assert_eq!(routine("  PASS Package pkg (cached)"), None);
+        assert_eq!(pass_word("::group::PASS pkg.TestX (0.00s)"), "PASS");
         assert_eq!(module("test src/lib.rs - f (line 3) ... ok"), "src/lib.rs");
         assert_eq!(module("test a::b::c ... ok"), "a::b");
         assert_eq!(routine("test_x (a.B) ... ok"), Some(Routine::Pass));
