@@ -77,6 +77,23 @@ pub struct Account {
 /// Tokens a lean view under a budget keeps free for its retrieve line.
 const NOTE_RESERVE: usize = 40;
 
+/// Tokens the retrieve line adds after a lean code view in `lang` of
+/// `input` (give or take the tokens where it joins the view): a
+/// compressor that must stay within a size (a lean Go view within compat's
+/// view) leaves that much room.
+pub(crate) fn code_note_tokens(lang: crate::detect::Language, input: &[u8]) -> usize {
+    let view = b"}\n";
+    let noted = retrieve_note(
+        &ContentType::Code,
+        Some(lang),
+        view,
+        &Handle::of(input),
+        Whole::No,
+        false,
+    );
+    tokens::count(&noted).saturating_sub(tokens::count(view))
+}
+
 /// What a lean view kept of its input, for the wording of its retrieve
 /// line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

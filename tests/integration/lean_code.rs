@@ -31,6 +31,40 @@ fn go_bodies(n: usize) -> String {
     s
 }
 
+/// A long table literal: compat's view keeps it, lean's elides it, so
+/// the lean view has room under compat's size (issue 40: a lean Go view
+/// is never larger than compat's) for what it keeps beyond compat.
+/// About 50 tokens a line, at least 13 lines (a shorter one stays).
+fn go_room(lines: usize) -> String {
+    let mut s = String::from("\nvar table = [][]int{\n");
+    for k in 0..lines.max(13) {
+        let row: Vec<String> = (1..=16)
+            .map(|j| (k * 7919 + j * 104_729).to_string())
+            .collect();
+        s.push_str(&format!("\t{{{}}},\n", row.join(", ")));
+    }
+    s.push_str("}\n");
+    s
+}
+
+/// Lean's view of `src` is no larger than compat's, or else it is the
+/// barest (every body `{}`, no doc comment) and larger only by the lines
+/// lean adds: its first line (what was cut) and its last (the handle).
+fn assert_within_compat(src: &str) {
+    let v = lean(src);
+    let (l, c) = (view_tokens(&v), view_tokens(&compat(src)));
+    if l <= c {
+        return;
+    }
+    let lines: Vec<&str> = v.lines().collect();
+    let added = view_tokens(lines[0]) + view_tokens(lines[lines.len() - 1]);
+    assert!(
+        lines[0].contains(" now {} ("),
+        "lean {l} > compat {c}:\n{v}"
+    );
+    assert!(l <= c + added, "lean {l} > compat {c} + {added}:\n{v}");
+}
+
 /// The text of the `//` comment lines just before `decl`, joined.
 fn doc_before(view: &str, decl: &str) -> String {
     let lines: Vec<&str> = view.lines().collect();
@@ -59,9 +93,10 @@ fn a_doc_comment_is_cut_where_a_sentence_ends_and_keeps_its_rules() {
          // there will be no timeout. The returned [CancelFunc] does\n\
          // not set the cause. Long paragraphs of background follow here\n\
          // and they go on for a while about history and design choices.\n\
-         func WithTimeout(d int) int {{\n{}\treturn d\n}}\n{}",
+         func WithTimeout(d int) int {{\n{}\treturn d\n}}\n{}{}",
         "\td++\n".repeat(8),
-        go_bodies(30)
+        go_bodies(30),
+        go_room(50)
     );
     let v = lean(&src);
     let doc = doc_before(&v, "func WithTimeout");
@@ -131,8 +166,9 @@ fn a_cgo_preamble_and_directives_stay_whole() {
          // More text here about the callback and where it runs.\n\
          // And a third line.\n\
          //export Exported\n\
-         func Exported() {{}}\n{}",
-        go_bodies(30)
+         func Exported() {{}}\n{}{}",
+        go_bodies(30),
+        go_room(50)
     );
     let v = lean(&src);
     for l in [
@@ -161,7 +197,7 @@ fn a_package_guide_keeps_its_headings_and_first_sentences() {
         doc.push_str("\tfor v := range seq {\n\t\tfmt.Println(v)\n\t}\n");
     }
     doc.push_str("*/\npackage seq\n");
-    let src = format!("{doc}{}", go_bodies(4));
+    let src = format!("{doc}{}{}", go_bodies(4), go_room(40));
     let v = lean(&src);
     for h in ["Iterators", "Naming", "Pulling Values", "Mutation"] {
         assert!(v.contains(&format!("\n# {h}\n")), "{h}:\n{v}");
@@ -191,6 +227,7 @@ fn examples_keep_their_bodies_and_output() {
         ));
     }
     src.push_str(&go_bodies(20));
+    src.push_str(&go_room(60));
     let v = lean(&src);
     assert!(v.contains("lines elided"), "{v}");
     for k in 0..30 {
@@ -219,6 +256,7 @@ fn a_test_file_keeps_one_test_whole_and_the_head_of_its_tables() {
              \t\tif {k} > 100 {{\n\t\t\tt.Fatal(\"unreachable\")\n\t\t}}\n\t}}\n}}\n"
         ));
     }
+    src.push_str(&go_room(50));
     let v = lean(&src);
     // The first test, whole.
     assert!(v.contains("func TestQuote0(t *testing.T) {\n\tfor _, tt := range quotetests {\n\t\tif out := Quote(tt.in); out != tt.out {"), "{v}");
@@ -240,6 +278,20 @@ fn a_test_file_keeps_one_test_whole_and_the_head_of_its_tables() {
 
 #[test]
 fn a_small_test_file_is_read_whole() {
+    let mut src = String::from("import pytest\n");
+    for k in 0..12 {
+        src.push_str(&format!(
+            "\n\ndef test_x{k}():\n    got = {k} * 2\n    if got != {}:\n\
+             \x20       pytest.fail(f\"got {{got}}\")\n    print(\"case {k} done\")\n    print(got)\n",
+            k * 2
+        ));
+    }
+    assert_eq!(lean(&src), src);
+}
+
+#[test]
+fn a_small_go_test_file_is_cut_to_compat_s_size() {
+    // Compat empties its bodies: lean may not be larger, so it is cut.
     let mut src = String::from("package x_test\n\nimport \"testing\"\n");
     for k in 0..12 {
         src.push_str(&format!(
@@ -248,7 +300,9 @@ fn a_small_test_file_is_read_whole() {
             k * 2
         ));
     }
-    assert_eq!(lean(&src), src);
+    let v = lean(&src);
+    assert!(v.contains("func TestX11(t *testing.T) {}\n"), "{v}");
+    assert_within_compat(&src);
 }
 
 #[test]
@@ -264,7 +318,37 @@ fn short_bodies_stay_and_a_view_that_saves_little_is_the_file() {
     src.push_str("\nfunc Long() int {\n");
     src.push_str(&"\tn++\n".repeat(12));
     src.push_str("\treturn n\n}\n");
+    // With room under compat's size, the short bodies stay.
+    let roomy = format!("{src}{}", go_room(60));
+    let v = lean(&roomy);
+    assert!(
+        v.contains(
+            "func Get7(r *Rec) int {\n\tif r == nil {\n\t\treturn -1\n\t}\n\treturn r.f[7]\n}\n"
+        ),
+        "{v}"
+    );
+    assert!(
+        v.contains("func Long() int {\n\t// \u{2026} 13 lines elided\n}"),
+        "{v}"
+    );
+    // Without, the view is no larger than compat's: bodies go first.
+    let v = lean(&src);
+    assert!(v.contains("func Get7(r *Rec) int {}\n"), "{v}");
+    assert_within_compat(&src);
+}
+
+#[test]
+fn a_python_view_that_saves_little_is_the_file() {
     // One long body in a file of short ones saves too little: read whole.
+    let mut src = String::from("import os\n");
+    for k in 0..60 {
+        src.push_str(&format!(
+            "\n\ndef get{k}(r):\n    \"\"\"Return field {k} of the record.\"\"\"\n    if r is None:\n        return -1\n    return r.f[{k}]\n"
+        ));
+    }
+    src.push_str("\n\ndef long(n):\n");
+    src.push_str(&"    n += 1\n".repeat(12));
+    src.push_str("    return n\n");
     assert_eq!(lean(&src), src);
 }
 
@@ -280,6 +364,7 @@ fn a_repeated_banner_is_kept_once_with_its_count() {
              \tif e1 != 0 {{\n\t\terr = errnoErr(e1)\n\t}}\n\treturn\n}}\n"
         ));
     }
+    src.push_str(&go_room(75));
     let v = lean(&src);
     assert_eq!(v.matches(banner).count(), 1, "{v}");
     assert!(
@@ -308,8 +393,9 @@ fn a_cut_comment_keeps_the_marks_of_its_text_lines() {
          \t// If Stdin is nil, the process reads from the null device.\n\
          \t// Some background on pipes follows here and it goes on.\n\
          \t// And on, over a few more lines of text about copying.\n\
-         \tStdin int\n}}\n{}",
-        go_bodies(30)
+         \tStdin int\n}}\n{}{}",
+        go_bodies(30),
+        go_room(50)
     );
     let v = lean(&src);
     assert!(
@@ -318,4 +404,134 @@ fn a_cut_comment_keeps_the_marks_of_its_text_lines() {
         ),
         "{v}"
     );
+}
+
+/// The o200k tokens of `text`, as the eval counts a view: the report's
+/// `tokens_before` of compressing it.
+fn view_tokens(text: &str) -> u64 {
+    let tc = TestCommand::new();
+    let r = tc.run(&["compress", "--profile", "compat"], text.as_bytes());
+    r.report()["tokens_before"].as_u64().unwrap()
+}
+
+/// Compat's view of `src` (its stdout: compat adds no retrieve line).
+fn compat(src: &str) -> String {
+    let tc = TestCommand::new();
+    let r = tc.run(&["compress", "--profile", "compat"], src.as_bytes());
+    String::from_utf8(r.stdout).expect("UTF-8 view")
+}
+
+#[test]
+fn a_go_view_is_never_larger_than_compat_s() {
+    // Issue 40 rule 8. Doc comments, trailing comments and four-line
+    // bodies lean keeps and compat drops: past compat's size the skeleton
+    // drops them too, and says so in its first line.
+    let mut doc_heavy = String::from(
+        "// Copyright 2011 The Authors. All rights reserved.\n\
+         // Use of this source code is governed by a license.\n\n\
+         package list\n\n\
+         // Element is an element of a linked list.\n\
+         type Element struct {\n\tnext, prev *Element // the links\n\tValue any // the value\n}\n\n\
+         //go:noescape\nfunc raw(p *int)\n",
+    );
+    for k in 0..40 {
+        doc_heavy.push_str(&format!(
+            "\n// Get{k} returns field {k} of the record for the caller.\n\
+             // It returns -1 when the record is nil, as the other getters do.\n\
+             // Callers must not modify the record while it runs.\n\
+             func Get{k}(r *Rec) int {{\n\tif r == nil {{\n\t\treturn -1\n\t}}\n\treturn r.f[{k}]\n}}\n"
+        ));
+    }
+    doc_heavy.push_str(&go_bodies(10));
+    let v = lean(&doc_heavy);
+    assert!(v.starts_with("// caveman: 50 bodies now {} ("), "{v}");
+    assert!(v.contains("func Get7(r *Rec) int {}\n"), "{v}");
+    assert!(v.contains("\tnext, prev *Element\n"), "{v}");
+    // Directives stay: the compiler reads them.
+    assert!(v.contains("//go:noescape\nfunc raw(p *int)\n"), "{v}");
+    assert!(!v.contains("Callers must not"), "{v}");
+    assert!(!v.contains("Copyright"), "{v}");
+    for src in [doc_heavy, go_bodies(30), go_bodies(3)] {
+        assert_within_compat(&src);
+    }
+}
+
+#[test]
+fn a_go_view_keeps_exported_docs_first_sentences_when_they_fit() {
+    // Compat keeps a long literal that lean elides: room for the first
+    // sentence of each exported declaration's doc, not for the rest.
+    let mut src = String::from(
+        "// Package list implements a list. It is doubly linked.\n\
+         // More about the package follows here.\npackage list\n",
+    );
+    for k in 0..40 {
+        src.push_str(&format!(
+            "\n// Get{k} returns field {k} of the record for the caller.\n\
+             // It returns -1 when the record is nil, as the other getters do.\n\
+             // Callers must not modify the record while it runs.\n\
+             func Get{k}(r *Rec) int {{\n\tif r == nil {{\n\t\treturn -1\n\t}}\n\treturn r.f[{k}]\n}}\n\n\
+             // get{k} is the unexported helper of Get{k}.\n\
+             // It does the same work.\n\
+             func get{k}(r *Rec) int {{\n\treturn r.f[{k}]\n}}\n"
+        ));
+    }
+    src.push_str(&go_room(15));
+    let v = lean(&src);
+    assert!(
+        v.contains("// Package list implements a list.\npackage list\n"),
+        "{v}"
+    );
+    assert!(
+        v.contains(
+            "\n// Get7 returns field 7 of the record for the caller.\nfunc Get7(r *Rec) int {}\n"
+        ),
+        "{v}"
+    );
+    assert!(v.contains("\n\nfunc get7(r *Rec) int {}\n"), "{v}");
+    assert!(!v.contains("Callers must not"), "{v}");
+    assert!(v.contains(" 41 docs cut to their first sentence, "), "{v}");
+    assert!(view_tokens(&v) <= view_tokens(&compat(&src)), "{v}");
+}
+
+#[test]
+fn no_lean_code_view_is_larger_than_compat_s_in_any_language() {
+    // Payloads of several languages, with doc comments, short and long
+    // bodies and a literal: compat cuts only Go, and lean never spends
+    // more than compat's view does.
+    let body = |open: &str, line: &str, close: &str, n: usize| {
+        format!("{open}\n{}{close}\n", line.repeat(n))
+    };
+    let mut payloads = Vec::new();
+    for n in [2, 6, 14] {
+        let mut go = String::from("// Package p does things.\npackage p\n");
+        let mut py = String::from("import os\n");
+        let mut rs = String::from("//! A crate.\nuse std::io;\n");
+        let mut js = String::from("import fs from 'fs';\n");
+        let mut c = String::from("#include <stdio.h>\n");
+        for k in 0..25 {
+            let doc = format!("returns {k} more than x. It is a step of the pipeline.");
+            go.push_str(&format!("\n// Step{k} {doc}\nfunc Step{k}(x int) int "));
+            go.push_str(&body("{", "\tx = x*3 + 1 // mix\n", "\treturn x\n}", n));
+            py.push_str(&format!("\n\ndef step{k}(x):\n    \"\"\"{doc}\"\"\"\n"));
+            py.push_str(&"    x = x * 3 + 1  # mix\n".repeat(n));
+            py.push_str("    return x\n");
+            rs.push_str(&format!("\n/// Step {doc}\npub fn step{k}(x: i64) -> i64 "));
+            rs.push_str(&body("{", "    let x = x * 3 + 1; // mix\n", "    x\n}", n));
+            js.push_str(&format!("\n/** Step {doc} */\nexport function step{k}(x) "));
+            js.push_str(&body("{", "  x = x * 3 + 1; // mix\n", "  return x;\n}", n));
+            c.push_str(&format!("\n/* Step {doc} */\nint step{k}(int x) "));
+            c.push_str(&body(
+                "{",
+                "    x = x * 3 + 1; /* mix */\n",
+                "    return x;\n}",
+                n,
+            ));
+        }
+        payloads.extend([go, py, rs, js, c]);
+    }
+    payloads.push(go_bodies(30));
+    payloads.push(format!("package p\n{}", go_room(25)));
+    for src in payloads {
+        assert_within_compat(&src);
+    }
 }

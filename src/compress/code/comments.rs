@@ -11,12 +11,13 @@
 //! pragmas), the comment before `import "C"` (cgo's C preamble) and a
 //! comment that reads as code. A comment repeated word for word away from
 //! any declaration (a generated file's banner before every function) is
-//! kept once, with its count.
+//! kept once, with its count. A Python docstring is cut as a doc comment.
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
+use tree_sitter::Node;
 
 use super::skeleton::{Edit, EditKind};
 use crate::compress::doc::{normative, sentences};
@@ -93,6 +94,163 @@ pub(super) fn plan(text: &str, starts: &[usize], comments: &[Span]) -> Vec<Edit>
         }
     }
     out
+}
+
+/// Which doc comments a compact view keeps, cut to their first sentence.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Docs {
+    /// The package's and those of exported declarations and members.
+    Exported,
+    /// The package's and those of exported top-level declarations.
+    TopLevel,
+    /// None.
+    None,
+}
+
+/// The edits of a compact view's comments: a doc comment `docs` keeps is
+/// cut to its first sentence (on one line); every other comment on lines
+/// of its own goes (with a blank line after it when one stands before it
+/// too), and so does a line comment after code; a comment holding a
+/// directive and cgo's C preamble stay. `go` says capitalised names are
+/// the exported ones; in other languages every declaration is.
+pub(super) fn compact(
+    text: &str,
+    starts: &[usize],
+    comments: &[Span],
+    docs: Docs,
+    go: bool,
+) -> Vec<Edit> {
+    let line = |row: usize| line_at(text, starts, row);
+    let rows = starts.len();
+    let blank = |row: usize| line(row).trim().is_empty();
+    let mut out = Vec::new();
+    for g in groups(text, starts, comments) {
+        let directive = (g.r0..=g.r1).any(|r| comment_line(line(r)).directive);
+        // Code after a block comment's end keeps its line.
+        let after = text[g.end..].split('\n').next().unwrap_or("");
+        if directive || before_import_c(&line, g.r1, rows) || !after.trim().is_empty() {
+            continue;
+        }
+        let next = (g.r1 + 1 < rows).then(|| line(g.r1 + 1)).unwrap_or("");
+        if documents(next, docs, go) {
+            out.extend(first_sentence(starts, &line, &g));
+            continue;
+        }
+        let mut last = g.r1;
+        if (g.r0 == 0 || blank(g.r0 - 1)) && last + 1 < rows && blank(last + 1) {
+            last += 1;
+        }
+        let end = starts.get(last + 1).copied().unwrap_or(text.len());
+        out.push(Edit {
+            range: starts[g.r0]..end,
+            text: String::new(),
+            lines: g.r1 - g.r0 + 1,
+            kind: EditKind::Dropped,
+        });
+    }
+    // A line comment after code goes with the spaces before it.
+    for &(s, e, r0, r1) in comments {
+        let before = &text[starts[r0]..s];
+        let rest = text[e..].split('\n').next().unwrap_or("");
+        let t = &text[s..e];
+        if r0 != r1 || before.trim().is_empty() || !rest.trim().is_empty() {
+            continue;
+        }
+        if !(t.starts_with("//") || t.starts_with('#')) || comment_line(t).directive {
+            continue;
+        }
+        let from = starts[r0] + before.trim_end().len();
+        out.push(Edit {
+            range: from..e,
+            text: String::new(),
+            lines: 0,
+            kind: EditKind::Dropped,
+        });
+    }
+    out
+}
+
+/// The comment ending on the line before `next` documents what `docs`
+/// keeps: the package clause, or a declaration (at column 0 for
+/// [`Docs::TopLevel`]) whose name is exported.
+fn documents(next: &str, docs: Docs, go: bool) -> bool {
+    if docs == Docs::None || next.trim().is_empty() {
+        return false;
+    }
+    let t = next.trim_start();
+    if t.starts_with("package ") {
+        return true;
+    }
+    if docs == Docs::TopLevel && t.len() != next.len() {
+        return false;
+    }
+    let mut rest = t;
+    for kw in ["func ", "type ", "var ", "const "] {
+        if let Some(r) = t.strip_prefix(kw) {
+            rest = r.trim_start();
+            break;
+        }
+    }
+    // A method: the name after its receiver.
+    if t.starts_with("func (") {
+        rest = rest.find(')').map_or("", |i| rest[i + 1..].trim_start());
+    }
+    // A group (`var (`) is documented as a whole.
+    if rest.starts_with('(') {
+        return true;
+    }
+    let name = rest
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or("");
+    !name.is_empty() && (!go || name.starts_with(|c: char| c.is_uppercase()))
+}
+
+#[cfg(test)]
+pub(super) fn documents_for_test(next: &str, docs: Docs, go: bool) -> bool {
+    documents(next, docs, go)
+}
+
+/// The edit that cuts comment group `g` to its first sentence on one line
+/// (none when that is all it says on one line).
+fn first_sentence<'a>(
+    starts: &[usize],
+    line: &impl Fn(usize) -> &'a str,
+    g: &Group,
+) -> Option<Edit> {
+    let lines = if g.block {
+        block_lines(line, g)?
+    } else {
+        (g.r0..=g.r1).map(|r| comment_line(line(r))).collect()
+    };
+    // The first paragraph, joined.
+    let para: Vec<&str> = lines
+        .iter()
+        .map(|l| l.content().trim())
+        .skip_while(|l| l.is_empty())
+        .take_while(|l| !l.is_empty())
+        .collect();
+    let joined = para.join(" ");
+    let first = sentences(&joined).into_iter().next()?;
+    let sentence = joined[first].trim();
+    // Nothing to cut: a sentence on one line, or all the comment says.
+    let all: Vec<&str> = lines.iter().map(|l| l.content().trim()).collect();
+    if sentence.is_empty() || (g.r0 == g.r1 && !g.block) || sentence == all.join(" ").trim() {
+        return None;
+    }
+    let first_line = line(g.r0);
+    let indent = &first_line[..first_line.len() - first_line.trim_start().len()];
+    let lead = if g.block {
+        format!("{indent}// ")
+    } else {
+        first_line[..lines[0].prefix].to_string()
+    };
+    Some(Edit {
+        range: starts[g.r0]..starts[g.r1] + line(g.r1).len(),
+        text: format!("{lead}{sentence}"),
+        lines: g.r1 - g.r0,
+        kind: EditKind::First,
+    })
 }
 
 fn line_at<'a>(text: &'a str, starts: &[usize], row: usize) -> &'a str {
@@ -571,4 +729,51 @@ fn wrap(text: &str, lead: &str, width: usize) -> Vec<String> {
     }
     out.push(cur);
     out
+}
+
+/// A Python docstring opening a block, cut to its first sentence and
+/// the sentences that state rules (see [`shorten`]), as a
+/// string literal; `None` when it has nothing to cut or cannot be cut
+/// safely.
+pub(super) fn docstring(src: &str, block: Node<'_>, indent: &str) -> Option<String> {
+    let first = block.named_child(0)?;
+    if first.kind() != "expression_statement" {
+        return None;
+    }
+    let s = first.named_child(0)?;
+    if s.kind() != "string" {
+        return None;
+    }
+    let raw = &src[s.byte_range()];
+    let quote = ["\"\"\"", "'''", "\"", "'"]
+        .into_iter()
+        .find(|q| raw.ends_with(q))?;
+    let open = raw.find(quote)?;
+    let prefix = &raw[..open];
+    let inner = raw[open + quote.len()..raw.len() - quote.len()].trim();
+    let lines: Vec<&str> = inner.lines().map(str::trim).collect();
+    let kept = if lines.len() <= 2 {
+        vec![lines.join(" ")]
+    } else {
+        shorten(&lines, false, 72).unwrap_or_else(|| vec![lines[0].to_string()])
+    };
+    let text = kept.join(" ");
+    if text.contains(quote) || kept.iter().any(|l| l.ends_with('\\')) {
+        return None;
+    }
+    if kept.len() == 1 || quote.len() == 1 {
+        return Some(format!("{prefix}{quote}{text}{quote}"));
+    }
+    let mut out = format!("{prefix}{quote}{}", kept[0]);
+    for l in &kept[1..] {
+        out.push('\n');
+        if !l.is_empty() {
+            out.push_str(indent);
+            out.push_str(l);
+        }
+    }
+    out.push('\n');
+    out.push_str(indent);
+    out.push_str(quote);
+    Some(out)
 }

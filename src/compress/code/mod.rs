@@ -10,13 +10,23 @@
 //! syntax, doc comments cut to their first sentence and the sentences that
 //! state rules (`comments`). Small files, small test files and files the
 //! skeleton would shrink by less than [`MIN_SAVED_PCT`] % are read whole.
+//!
+//! A lean Go view is never larger than compat's view of the same file
+//! (issue 40): compat's view's size, less the retrieve line lean adds, is
+//! the skeleton's ceiling, and the skeleton takes the richest of its
+//! levels that fits (`skeleton::Detail`: all of the above; every body
+//! elided; every body `{}` with exported declarations' doc comments cut to
+//! their first sentence; top-level ones only; no comment; no import list),
+//! all from one parse. A small Go file compat cuts is read whole only
+//! when it fits.
 
 mod comments;
 mod grammars;
+mod render;
 mod skeleton;
 
 use super::{Compressed, Decline, Input};
-use crate::detect::Parsed;
+use crate::detect::{Language, Parsed};
 use crate::gofmt::{self, Skip};
 
 pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
@@ -46,13 +56,23 @@ fn lean(input: &Input<'_>) -> Result<Compressed, Decline> {
     } else {
         SMALL_FILE_TOKENS
     };
-    let tokens = if input.budget.is_none() && text.len() < 4 * small {
-        crate::tokens::count(input.body)
-    } else {
-        usize::MAX
+    // Lean is never larger than compat's view (issue 40): for Go, the one
+    // language compat cuts, compat's view's size is the skeleton's
+    // ceiling, and a small file is read whole only when it fits.
+    let ceiling = ceiling(input, langs[0]);
+    let tokens = match ceiling {
+        Some(c) => c.input,
+        None if input.budget.is_none() && text.len() < 4 * small => {
+            crate::tokens::count(input.body)
+        }
+        None => usize::MAX,
     };
-    if tokens < small {
+    if tokens < small && ceiling.is_none_or(|c| c.view >= tokens) {
         return Err(Decline("a small file is read whole"));
+    }
+    if let Some(c) = ceiling {
+        return skeleton::skeleton_within(text, langs[0], true, c.view)
+            .map(|(out, trace)| Compressed::traced(out.into_bytes(), trace));
     }
     // The first language whose grammar reads the file; others are tried
     // only on files small enough to parse again.
@@ -79,6 +99,35 @@ fn lean(input: &Input<'_>) -> Result<Compressed, Decline> {
     Err(last)
 }
 
+/// The most a lean Go view may spend, and the input's tokens.
+#[derive(Clone, Copy)]
+struct Ceiling {
+    /// Compat's view's tokens less the retrieve line lean adds after it.
+    view: usize,
+    input: usize,
+}
+
+/// The ceiling of Go source (the one language compat cuts) that compat
+/// shrinks, read without a query or budget (which choose their own
+/// bodies).
+fn ceiling(input: &Input<'_>, lang: Language) -> Option<Ceiling> {
+    if lang != Language::Go || !input.query.is_empty() || input.budget.is_some() {
+        return None;
+    }
+    let view = compress(input.body).ok()?;
+    let tokens = crate::tokens::count(&view);
+    let all = crate::tokens::count(input.body);
+    // The view's body may be the input less a wrapper (its handle, and so
+    // its line, another): a few tokens spare.
+    let note = crate::engine::code_note_tokens(lang, input.body) + NOTE_SPARE;
+    (tokens < all).then(|| Ceiling {
+        view: tokens.saturating_sub(note),
+        input: all,
+    })
+}
+
+/// Tokens a Go view's ceiling keeps spare beyond its retrieve line's.
+const NOTE_SPARE: usize = 2;
 /// Files under this many tokens are not skeletonised (without a budget).
 const SMALL_FILE_TOKENS: usize = 1000;
 /// Test files under this many tokens are not skeletonised either.

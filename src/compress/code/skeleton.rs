@@ -9,7 +9,9 @@
 //! syntax (braces stay around the marker; Python gets `...`, Scala `???`,
 //! shell `:`), so the view parses with the same grammar; it is parsed again
 //! to make sure, and a file whose view would not parse is not cut.
-//! `--query` keeps the bodies of the functions it matches best.
+//! `--query` keeps the bodies of the functions it matches best. Under a
+//! ceiling (a Go view within compat's size) the view is the richest
+//! [`Detail`] level that fits; `render` applies the edits.
 
 use std::ops::Range;
 
@@ -17,6 +19,7 @@ use tree_sitter::{Node, Parser};
 
 use super::comments::{self, Span};
 use super::grammars::{self, Grammar, Style};
+use super::render::apply;
 use crate::compress::shared::relevance;
 use crate::compress::{Decline, Trace};
 use crate::detect::Language;
@@ -54,6 +57,12 @@ pub(super) enum EditKind {
     Guide,
     /// A repeated comment dropped.
     Repeat,
+    /// A comment dropped (at the compact levels).
+    Dropped,
+    /// A doc comment cut to its first sentence (at the compact levels).
+    First,
+    /// An import list elided (`lines` counts its imports).
+    Imports,
     /// A note added to a kept line (a repeated comment's count).
     Note,
 }
@@ -94,12 +103,12 @@ pub(crate) fn skeleton(
     tolerant: bool,
 ) -> Result<(String, Trace), Decline> {
     if text.len() < CHUNKED_FROM {
-        return skeleton_of(text, lang, query, tolerant);
+        return skeleton_of(text, lang, query, tolerant, None);
     }
     let parts = top_level_parts(text);
     let views = crate::par::map_each(&parts, crate::par::workers(), |r| {
         (r.len() <= MAX_PARSE)
-            .then(|| skeleton_of(&text[r.clone()], lang, query, tolerant).ok())
+            .then(|| skeleton_of(&text[r.clone()], lang, query, tolerant, None).ok())
             .flatten()
     });
     let mut out = String::with_capacity(text.len() / 2);
@@ -162,12 +171,69 @@ pub(super) fn top_level_parts(text: &str) -> Vec<Range<usize>> {
     parts
 }
 
+/// How much of a file a skeleton keeps. A view past its ceiling (compat's
+/// view of the same file: lean is never larger) takes the next level.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub(crate) enum Detail {
+    /// Short bodies, examples, one whole test and doc comments' first and
+    /// rule sentences stay.
+    Full,
+    /// Every body of a line or more is elided (tests too); comments as in
+    /// `Full`.
+    Bodies,
+    /// The compact levels: every body, examples' too, is a bare `{}`; the
+    /// package's doc comment and those of exported declarations and
+    /// members keep their first sentence; every other comment on lines of
+    /// its own or after code goes, but directives and cgo's preamble.
+    Docs,
+    /// As `Docs`, but only the package's and top-level declarations' docs.
+    TopDocs,
+    /// As `Docs`, with no doc comment: what compat's view keeps, with the
+    /// first line's counts.
+    Bare,
+    /// As `Bare`, with Go's import list elided (its count kept): the last
+    /// resort of a view that must not be larger than compat's.
+    Signatures,
+}
+
+impl Detail {
+    /// Richest first: a view takes the first whose view fits.
+    const LEVELS: [Detail; 6] = [
+        Detail::Full,
+        Detail::Bodies,
+        Detail::Docs,
+        Detail::TopDocs,
+        Detail::Bare,
+        Detail::Signatures,
+    ];
+
+    /// Bodies are a bare `{}` and comments other than docs go.
+    fn compact(self) -> bool {
+        self >= Detail::Docs
+    }
+}
+
+/// The skeleton of `text` in `lang` at the richest [`Detail`] whose view
+/// has at most `ceiling` tokens (else the barest view).
+pub(crate) fn skeleton_within(
+    text: &str,
+    lang: Language,
+    tolerant: bool,
+    ceiling: usize,
+) -> Result<(String, Trace), Decline> {
+    if text.len() >= CHUNKED_FROM {
+        return skeleton(text, lang, "", tolerant);
+    }
+    skeleton_of(text, lang, "", tolerant, Some(ceiling))
+}
+
 /// The skeleton of one file (or part) in `lang`.
 fn skeleton_of(
     text: &str,
     lang: Language,
     query: &str,
     tolerant: bool,
+    ceiling: Option<usize>,
 ) -> Result<(String, Trace), Decline> {
     let mut clock = crate::timings::Clock::new("skeleton");
     let g = grammars::of(lang);
@@ -187,20 +253,72 @@ fn skeleton_of(
         return Err(Decline("the source does not parse cleanly in its language"));
     }
     let starts = line_starts(text);
+    let Some(ceiling) = ceiling else {
+        // The edits are byte ranges: the tree (~50 bytes a byte of C) goes
+        // before the view is parsed again.
+        let edits = plan(
+            text,
+            &g,
+            &starts,
+            lang,
+            tree.root_node(),
+            query,
+            Detail::Full,
+        );
+        drop(tree);
+        clock.mark("walk");
+        return view(text, lang, &g, errors, edits, usize::MAX);
+    };
+    // One parse for every level: each walks the same tree, and only the
+    // view a level keeps is parsed again to check it.
+    let mut smallest: Option<((String, Trace), usize)> = None;
+    for detail in Detail::LEVELS {
+        let edits = plan(text, &g, &starts, lang, tree.root_node(), query, detail);
+        if detail < Detail::Bare {
+            if let Ok(v) = view(text, lang, &g, errors, edits, ceiling) {
+                return Ok(v);
+            }
+            continue;
+        }
+        // The barest views: the first that fits, else the smaller.
+        let Ok(v) = view(text, lang, &g, errors, edits, usize::MAX) else {
+            continue;
+        };
+        let n = crate::tokens::count(v.0.as_bytes());
+        if n <= ceiling {
+            return Ok(v);
+        }
+        if smallest.as_ref().is_none_or(|(_, m)| n < *m) {
+            smallest = Some((v, n));
+        }
+    }
+    smallest.map(|(v, _)| v).ok_or(Decline(
+        "no body, literal or comment to elide, or the view would not parse",
+    ))
+}
+
+/// The edits of one view: bodies (but those the query keeps and, at
+/// `Full`, one test), long literals and comments.
+fn plan(
+    text: &str,
+    g: &Grammar,
+    starts: &[usize],
+    lang: Language,
+    root: Node<'_>,
+    query: &str,
+    detail: Detail,
+) -> Edits {
     let mut c = Collector {
         src: text,
-        g: &g,
-        starts: &starts,
+        g,
+        starts,
         test_file: test_file(text, lang),
+        detail,
         funcs: Vec::new(),
         literals: Vec::new(),
         comments: Vec::new(),
     };
-    c.walk(tree.root_node());
-    // The edits are byte ranges: the tree (~50 bytes a byte of C) goes
-    // before the view is parsed again.
-    drop(tree);
-    clock.mark("walk");
+    c.walk(root);
     // The query keeps the bodies of the functions it matches.
     let mut keep = vec![false; c.funcs.len()];
     // A test file keeps one test whole: how its tests are written.
@@ -209,7 +327,8 @@ fn skeleton_of(
         .clone()
         .find(|(_, f)| f.edit.lines <= WHOLE_TEST_LINES)
         .or_else(|| tests.min_by_key(|(_, f)| f.edit.lines))
-        .map(|(i, _)| i);
+        .map(|(i, _)| i)
+        .filter(|_| detail == Detail::Full);
     if let Some(i) = whole {
         keep[i] = true;
     }
@@ -232,19 +351,50 @@ fn skeleton_of(
         .filter(|(_, k)| !k)
         .map(|(f, _)| f.edit)
         .collect();
-    let comments = comments::plan(text, &starts, &c.comments);
-    let full = apply(
-        text,
-        lang,
-        &g,
-        bodies.iter().chain(&c.literals).chain(&comments),
-    );
+    let docs = match detail {
+        Detail::Full | Detail::Bodies => None,
+        Detail::Docs => Some(comments::Docs::Exported),
+        Detail::TopDocs => Some(comments::Docs::TopLevel),
+        Detail::Bare | Detail::Signatures => Some(comments::Docs::None),
+    };
+    let comments = match docs {
+        None => comments::plan(text, starts, &c.comments),
+        Some(docs) => comments::compact(text, starts, &c.comments, docs, lang == Language::Go),
+    };
+    Edits {
+        bodies,
+        rest: c.literals.into_iter().chain(comments).collect(),
+        kept_by_query,
+    }
+}
+
+/// A view's planned edits.
+struct Edits {
+    bodies: Vec<Edit>,
+    /// Literals and comments (a view that would not parse goes without).
+    rest: Vec<Edit>,
+    kept_by_query: usize,
+}
+
+/// The view with every edit, else with the bodies' alone, of at most
+/// `room` tokens (counted only under a ceiling); it must parse.
+fn view(
+    text: &str,
+    lang: Language,
+    g: &Grammar,
+    errors: usize,
+    e: Edits,
+    room: usize,
+) -> Result<(String, Trace), Decline> {
+    let mut clock = crate::timings::Clock::new("skeleton");
+    let fits = |out: &str| room == usize::MAX || crate::tokens::count(out.as_bytes()) <= room;
+    let full = apply(text, lang, g.comment, e.bodies.iter().chain(&e.rest));
     clock.mark("edits");
-    let (out, used) = match &full {
-        Some((out, n)) if parses(out, &g, errors) => (out.clone(), *n),
+    let (out, used) = match full {
+        Some((out, n)) if fits(&out) && parses(&out, g, errors) => (out, n),
         // Bodies alone, when literals or comments would break the view.
-        _ => match apply(text, lang, &g, bodies.iter()) {
-            Some((out, n)) if parses(&out, &g, errors) => (out, n),
+        _ => match apply(text, lang, g.comment, e.bodies.iter()) {
+            Some((out, n)) if fits(&out) && parses(&out, g, errors) => (out, n),
             _ => {
                 return Err(Decline(
                     "no body, literal or comment to elide, or the view would not parse",
@@ -254,7 +404,7 @@ fn skeleton_of(
     };
     clock.mark("check view parses");
     let mut trace = Trace::default();
-    trace.add("function kept for the query", kept_by_query);
+    trace.add("function kept for the query", e.kept_by_query);
     trace.dropped = used;
     Ok((out, trace))
 }
@@ -324,6 +474,7 @@ struct Collector<'a> {
     g: &'a Grammar,
     starts: &'a [usize],
     test_file: bool,
+    detail: Detail,
     funcs: Vec<Func>,
     literals: Vec<Edit>,
     comments: Vec<Span>,
@@ -347,7 +498,13 @@ impl Collector<'_> {
                     .push((n.start_byte(), end, n.start_position().row, er));
                 continue;
             }
-            if self.g.funcs.contains(&kind) && self.example(n) {
+            if kind == "import_spec_list" && self.detail == Detail::Signatures {
+                if let Some(e) = imports(n) {
+                    self.literals.push(e);
+                    continue;
+                }
+            }
+            if self.g.funcs.contains(&kind) && !self.detail.compact() && self.example(n) {
                 // An example is documentation: kept whole, output and all.
                 continue;
             }
@@ -367,6 +524,15 @@ impl Collector<'_> {
                 }
             }
             push_children(&mut stack, n, None);
+        }
+    }
+
+    /// Bodies shorter than this stay.
+    fn min_body_lines(&self) -> usize {
+        if self.detail == Detail::Full {
+            MIN_BODY_LINES
+        } else {
+            1
         }
     }
 
@@ -416,7 +582,11 @@ impl Collector<'_> {
                 if body_text.starts_with('{') && body_text.ends_with('}') =>
             {
                 let interior = er.saturating_sub(sr + 1);
-                if er == sr || interior < MIN_BODY_LINES {
+                // The compact views empty one-line bodies too, as compat.
+                let one_line = er == sr
+                    && self.detail.compact()
+                    && !body_text[1..body_text.len() - 1].trim().is_empty();
+                if !one_line && (er == sr || interior < self.min_body_lines()) {
                     return None;
                 }
                 let close = indent_of(self.src, self.starts, er);
@@ -429,11 +599,16 @@ impl Collector<'_> {
                 } else {
                     ""
                 };
+                // The compact views spend no more on a body than compat
+                // does: `{}`, which the header's count explains.
+                let text = if self.detail.compact() {
+                    "{}".to_string()
+                } else {
+                    format!("{{\n{inner}{filler}{c} \u{2026} {interior} lines elided\n{close}}}")
+                };
                 Edit {
                     range: b.byte_range(),
-                    text: format!(
-                        "{{\n{inner}{filler}{c} \u{2026} {interior} lines elided\n{close}}}"
-                    ),
+                    text,
                     lines: interior,
                     kind: EditKind::Body,
                 }
@@ -443,11 +618,11 @@ impl Collector<'_> {
                     return None;
                 }
                 let lines = er - sr + 1;
-                if lines < MIN_BODY_LINES {
+                if lines < self.min_body_lines() {
                     return None;
                 }
                 let inner = indent_of(self.src, self.starts, sr);
-                let doc = docstring(self.src, b, inner)
+                let doc = comments::docstring(self.src, b, inner)
                     .map(|d| format!("{d}\n{inner}"))
                     .unwrap_or_default();
                 Edit {
@@ -459,7 +634,7 @@ impl Collector<'_> {
             }
             Style::Statements => {
                 let lines = er - sr + 1;
-                if lines < MIN_BODY_LINES {
+                if lines < self.min_body_lines() {
                     return None;
                 }
                 Edit {
@@ -553,6 +728,21 @@ impl Collector<'_> {
     }
 }
 
+/// Go's parenthesised import list as `(/* … N imports elided */)`.
+fn imports(n: Node<'_>) -> Option<Edit> {
+    let mut cur = n.walk();
+    let k = n
+        .named_children(&mut cur)
+        .filter(|c| c.kind() == "import_spec")
+        .count();
+    (k >= 2).then(|| Edit {
+        range: n.byte_range(),
+        text: format!("(/* \u{2026} {k} imports elided */)"),
+        lines: k,
+        kind: EditKind::Imports,
+    })
+}
+
 fn f_body_start(f: Option<&Func>) -> usize {
     f.map_or(usize::MAX, |f| f.edit.range.start)
 }
@@ -566,135 +756,6 @@ fn push_children<'t>(stack: &mut Vec<Node<'t>>, n: Node<'t>, before: Option<usiz
         .filter(|k| before.is_none_or(|b| k.end_byte() <= b))
         .collect();
     stack.extend(kids.into_iter().rev());
-}
-
-/// A Python docstring opening a block, cut to its first sentence and
-/// the sentences that state rules (see [`comments::shorten`]), as a
-/// string literal; `None` when it has nothing to cut or cannot be cut
-/// safely.
-fn docstring(src: &str, block: Node<'_>, indent: &str) -> Option<String> {
-    let first = block.named_child(0)?;
-    if first.kind() != "expression_statement" {
-        return None;
-    }
-    let s = first.named_child(0)?;
-    if s.kind() != "string" {
-        return None;
-    }
-    let raw = &src[s.byte_range()];
-    let quote = ["\"\"\"", "'''", "\"", "'"]
-        .into_iter()
-        .find(|q| raw.ends_with(q))?;
-    let open = raw.find(quote)?;
-    let prefix = &raw[..open];
-    let inner = raw[open + quote.len()..raw.len() - quote.len()].trim();
-    let lines: Vec<&str> = inner.lines().map(str::trim).collect();
-    let kept = if lines.len() <= 2 {
-        vec![lines.join(" ")]
-    } else {
-        comments::shorten(&lines, false, 72).unwrap_or_else(|| vec![lines[0].to_string()])
-    };
-    let text = kept.join(" ");
-    if text.contains(quote) || kept.iter().any(|l| l.ends_with('\\')) {
-        return None;
-    }
-    if kept.len() == 1 || quote.len() == 1 {
-        return Some(format!("{prefix}{quote}{text}{quote}"));
-    }
-    let mut out = format!("{prefix}{quote}{}", kept[0]);
-    for l in &kept[1..] {
-        out.push('\n');
-        if !l.is_empty() {
-            out.push_str(indent);
-            out.push_str(l);
-        }
-    }
-    out.push('\n');
-    out.push_str(indent);
-    out.push_str(quote);
-    Some(out)
-}
-
-/// The source with the edits applied (overlapping ones skipped) and a
-/// first comment line that says what was cut; `None` when nothing was.
-fn apply<'e>(
-    text: &str,
-    lang: Language,
-    g: &Grammar,
-    edits: impl Iterator<Item = &'e Edit>,
-) -> Option<(String, usize)> {
-    let mut es: Vec<&Edit> = edits.collect();
-    es.sort_by_key(|e| (e.range.start, std::cmp::Reverse(e.range.end)));
-    let mut out = String::with_capacity(text.len() / 2);
-    let mut at = 0;
-    let (mut bodies, mut body_lines, mut literals, mut comments) = (0, 0, 0, 0);
-    let (mut guides, mut repeats) = (0, 0);
-    for e in es {
-        if e.range.start < at {
-            continue;
-        }
-        out.push_str(&text[at..e.range.start]);
-        out.push_str(&e.text);
-        at = e.range.end;
-        match e.kind {
-            EditKind::Body => {
-                bodies += 1;
-                body_lines += e.lines;
-            }
-            EditKind::Literal => literals += 1,
-            EditKind::Comment => comments += 1,
-            EditKind::Guide => guides += 1,
-            EditKind::Repeat => repeats += 1,
-            EditKind::Note => {}
-        }
-    }
-    let used = bodies + literals + comments + guides + repeats;
-    if used == 0 {
-        return None;
-    }
-    out.push_str(&text[at..]);
-    let c = g.comment;
-    let mut note = format!("{c} caveman: {lang} skeleton:");
-    if bodies > 0 {
-        note.push_str(&format!(
-            " {bodies} function bodies ({body_lines} lines) elided"
-        ));
-    }
-    if literals > 0 {
-        note.push_str(&format!(", {literals} long literals elided"));
-    }
-    if comments > 0 {
-        note.push_str(&format!(
-            ", {comments} doc comments cut to their first and rule sentences (\u{2026} marks each cut)"
-        ));
-    }
-    if guides > 0 {
-        note.push_str(&format!(
-            ", {guides} long comments cut to headings, short examples and each \
-             paragraph's first and rule sentences"
-        ));
-    }
-    if repeats > 0 {
-        note.push_str(&format!(
-            ", {repeats} copies of repeated comments dropped (the first copy says how many)"
-        ));
-    }
-    if bodies == 0 {
-        note = note.replacen("skeleton:, ", "skeleton: ", 1);
-    }
-    note.push('\n');
-    // After a `#!` or `<?php` line.
-    let first_end = out.find('\n').map_or(out.len(), |i| i + 1);
-    let at = if out.starts_with("#!") || out.starts_with("<?php") {
-        first_end
-    } else {
-        0
-    };
-    if at == out.len() && !out.ends_with('\n') {
-        out.push('\n');
-    }
-    out.insert_str(at.min(out.len()), &note);
-    Some((out, used))
 }
 
 /// Declarations of a syntax tree, for the differential test: (kind, name)

@@ -150,3 +150,53 @@ fn a_header_without_bodies_names_only_what_was_cut() {
         "{out}"
     );
 }
+
+#[test]
+fn a_ceiling_takes_the_richest_view_within_it() {
+    use super::skeleton::skeleton_within;
+    let src = "package p\n\n// F adds.\n// It adds more.\n// And more.\nfunc F(x int) int { // adds\n\ty := x\n\ty++\n\treturn y\n}\n\n// g adds five.\n// It adds more.\nfunc g(x int) int {\n\tx++\n\tx++\n\tx++\n\tx++\n\tx++\n\treturn x\n}\n\n//go:noinline\nfunc H() int { return 1 }\n";
+    let count = |v: &str| crate::tokens::count(v.as_bytes());
+    // Room for everything: the view of `skeleton`.
+    let (full, _) = skeleton(src, Language::Go, "", false).unwrap();
+    let (roomy, _) = skeleton_within(src, Language::Go, false, 10_000).unwrap();
+    assert_eq!(roomy, full);
+    assert!(full.contains("// It adds more."), "{full}");
+    // Less room: every body `{}`, the exported declaration's doc cut to
+    // its first sentence, the unexported one's dropped, the directive kept.
+    let docs = "// caveman: 3 bodies now {} (9 lines), \
+                1 docs cut to their first sentence, 1 comments dropped (2 lines)\n\
+                package p\n\n// F adds.\nfunc F(x int) int {}\n\nfunc g(x int) int {}\n\n\
+                //go:noinline\nfunc H() int {}\n";
+    assert!(count(docs) < count(&full));
+    let (v, _) = skeleton_within(src, Language::Go, false, count(docs)).unwrap();
+    assert_eq!(v, docs);
+    // No room: no doc comment either, the header counting what went.
+    let (bare, _) = skeleton_within(src, Language::Go, false, 1).unwrap();
+    assert_eq!(
+        bare,
+        "// caveman: 3 bodies now {} (9 lines), 2 comments dropped (5 lines)\n\
+         package p\n\nfunc F(x int) int {}\n\nfunc g(x int) int {}\n\n\
+         //go:noinline\nfunc H() int {}\n"
+    );
+}
+
+#[test]
+fn a_compact_view_knows_which_declarations_are_documented() {
+    use super::comments::{documents_for_test as d, Docs};
+    for (line, docs, want) in [
+        ("package p", Docs::TopLevel, true),
+        ("func F() {", Docs::TopLevel, true),
+        ("func f() {", Docs::Exported, false),
+        ("func (r *rec) Get() int {", Docs::TopLevel, true),
+        ("func (r *Rec) get() int {", Docs::Exported, false),
+        ("type Rec struct {", Docs::TopLevel, true),
+        ("var (", Docs::TopLevel, true),
+        ("\tName string", Docs::Exported, true),
+        ("\tName string", Docs::TopLevel, false),
+        ("\tname string", Docs::Exported, false),
+        ("", Docs::Exported, false),
+        ("func F() {", Docs::None, false),
+    ] {
+        assert_eq!(d(line, docs, true), want, "{line:?}");
+    }
+}
