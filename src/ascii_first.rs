@@ -22,12 +22,12 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use regex::bytes;
+use crate::rx;
 
 /// A pattern with its two lazily compiled forms.
 pub(crate) struct AsciiFirst {
     pattern: Cow<'static, str>,
-    ascii: OnceLock<bytes::Regex>,
+    ascii: OnceLock<rx::Regex>,
     unicode: OnceLock<regex::Regex>,
 }
 
@@ -72,9 +72,9 @@ impl AsciiFirst {
         }
     }
 
-    fn ascii(&self) -> &bytes::Regex {
+    fn ascii(&self) -> &rx::Regex {
         self.ascii.get_or_init(|| {
-            bytes::Regex::new(&format!("(?-u){}", self.pattern))
+            rx::Regex::new(&format!("(?-u){}", self.pattern))
                 .unwrap_or_else(|e| panic!("pattern {:?} (ASCII form): {e}", self.pattern))
         })
     }
@@ -105,7 +105,7 @@ impl AsciiFirst {
     pub fn find<'h>(&self, h: &'h str) -> Option<Found<'h>> {
         let (start, end) = if h.is_ascii() {
             let m = self.ascii().find(h.as_bytes())?;
-            (m.start(), m.end())
+            (m.start, m.end)
         } else {
             let m = self.unicode().find(h)?;
             (m.start(), m.end())
@@ -126,7 +126,7 @@ impl AsciiFirst {
         };
         let (ascii, unicode) = if h.is_ascii() {
             let it = self.ascii().find_iter(h.as_bytes());
-            (Some(it.map(move |m| found(m.start(), m.end()))), None)
+            (Some(it.map(move |m| found(m.start, m.end))), None)
         } else {
             let it = self.unicode().find_iter(h);
             (None, Some(it.map(move |m| found(m.start(), m.end()))))
@@ -170,7 +170,7 @@ impl AsciiFirst {
 /// A set of patterns with the same two forms ([`AsciiFirst`]).
 pub(crate) struct AsciiFirstSet {
     patterns: &'static [&'static str],
-    ascii: OnceLock<bytes::RegexSet>,
+    ascii: OnceLock<rx::RegexSet>,
     unicode: OnceLock<regex::RegexSet>,
 }
 
@@ -187,10 +187,10 @@ impl AsciiFirstSet {
     pub fn first(&self, h: &str) -> Option<usize> {
         if h.is_ascii() {
             let set = self.ascii.get_or_init(|| {
-                bytes::RegexSet::new(self.patterns.iter().map(|p| format!("(?-u){p}")))
+                rx::RegexSet::new(self.patterns.iter().map(|p| format!("(?-u){p}")))
                     .expect("pattern set (ASCII form)")
             });
-            set.matches(h.as_bytes()).iter().next()
+            set.first(h.as_bytes())
         } else {
             let set = self
                 .unicode

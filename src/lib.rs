@@ -30,6 +30,7 @@ pub mod png;
 pub mod profile;
 pub mod report;
 pub mod rules;
+pub(crate) mod rx;
 pub mod store;
 pub(crate) mod table;
 pub(crate) mod timings;

@@ -184,6 +184,8 @@ pub(super) fn publish(input: &[u8], opts: &Options, extra: &Extra) -> Result<()>
         Ok(store) => (store, None),
         Err(why) => (crate::store::Store::unusable(why.clone()), Some(why)),
     };
+    // Only `--explain` prints the other detection rules that held.
+    crate::detect::want_others(extra.explain);
     let outcome = engine::compress(input, opts, &store);
     crate::ledger::append(&crate::ledger::Record::of_report(
         match extra.command {

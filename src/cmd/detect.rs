@@ -55,6 +55,8 @@ pub fn run(args: &[String]) -> Result<()> {
         Profile::Compat => std::borrow::Cow::Borrowed(&input[..]),
     };
     let (body, layers) = crate::unwrap::unwrap_as(&clean, profile);
+    // Only `--explain` prints the other rules that held.
+    crate::detect::want_others(explain);
     let d = match (profile, &clean) {
         (Profile::Lean, std::borrow::Cow::Owned(_)) => {
             crate::detect::detect_lean(&body, false, true)

@@ -6,7 +6,7 @@
 use std::fmt;
 use std::sync::LazyLock;
 
-use regex::bytes::RegexSet;
+use crate::rx::RegexSet;
 
 /// The languages the lean code compressor reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -431,7 +431,7 @@ fn votes(text: &str) -> ([i32; 16], usize, bool) {
             continue;
         }
         read += 1;
-        for i in SET.matches(line.as_bytes()).iter() {
+        for i in SET.matches(line.as_bytes()) {
             let (lang, w, _) = VOTES[i];
             score[lang as usize] += w;
             strong |= w >= 6;

@@ -15,6 +15,8 @@ use crate::profile::Profile;
 pub(crate) mod lang;
 pub(crate) mod lean;
 
+pub use lean::want_others;
+
 use crate::go::json as gojson;
 use crate::go::regexp::{ascii_words, is_ascii_word as is_word};
 use crate::go::unicode::{contains_lower, fold, is_blank, starts_with_lower, trim_space};

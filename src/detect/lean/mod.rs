@@ -23,6 +23,7 @@
 //! compat, and hands its tape to the compressor.
 
 use std::borrow::Cow;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::lang::{self, Language};
 use super::{Detected, Parsed};
@@ -90,6 +91,19 @@ pub(crate) fn share(n: usize, of: usize) -> u32 {
     ((n.min(of) * 100).checked_div(of).unwrap_or(0)) as u32
 }
 
+/// Whether the caller reads the other rules that held ([`Detected::others`],
+/// which only `--explain` prints). Without it the code rule, the dearest
+/// (a vote of some seventy line patterns), is not asked when its score
+/// cannot beat the best rule so far: its answer could only join the
+/// others. The type and rule detected are the same either way.
+static OTHERS_WANTED: AtomicBool = AtomicBool::new(true);
+
+/// Says whether this process reads [`Detected::others`] (the command line
+/// says no unless `--explain` is given; it is read by default).
+pub fn want_others(yes: bool) {
+    OTHERS_WANTED.store(yes, Ordering::Relaxed);
+}
+
 type Recognise = for<'b, 't> fn(&Ctx<'b, 't>) -> Option<Hit<'b>>;
 
 /// The decisive recognisers, in order: the first that holds wins.
@@ -117,10 +131,18 @@ const LINE_RULES: &[(&str, Recognise, u32)] = &[
     ("tool output", tools::tool_output, 100),
     ("log", log::log, 100),
     ("prose", prose::prose, 70),
-    ("code", code_by_lines, 80),
+    (CODE, code_by_lines, 80),
 ];
 
+/// The code rule's name in [`LINE_RULES`].
+const CODE: &str = "code";
+
 pub(super) fn detect(body: &[u8], keep: bool, coloured: bool) -> Detected<'_> {
+    detect_with(body, keep, coloured, OTHERS_WANTED.load(Ordering::Relaxed))
+}
+
+/// [`detect`], with the others wanted or not ([`want_others`]).
+fn detect_with(body: &[u8], keep: bool, coloured: bool, others: bool) -> Detected<'_> {
     let t = trim_space(body);
     let t = t.strip_prefix("\u{feff}".as_bytes()).unwrap_or(t);
     if t.is_empty() {
@@ -151,7 +173,7 @@ pub(super) fn detect(body: &[u8], keep: bool, coloured: bool) -> Detected<'_> {
         sample: Sample::of(&text),
         keep,
     };
-    let (hit, others) = recognise(&ctx);
+    let (hit, others) = recognise(&ctx, others);
     let mut d = match hit {
         // Output drawn for a terminal that no rule reads as a diff, a
         // table, a config, a log, tool output or prose: a program's
@@ -169,13 +191,23 @@ pub(super) fn detect(body: &[u8], keep: bool, coloured: bool) -> Detected<'_> {
 
 /// The recognisers' answer for `ctx` (module doc), and the other line
 /// recognisers that held with their scores, best first.
-fn recognise<'b>(ctx: &Ctx<'b, '_>) -> (Option<Hit<'b>>, Vec<(&'static str, u32)>) {
+fn recognise<'b>(ctx: &Ctx<'b, '_>, wanted: bool) -> (Option<Hit<'b>>, Vec<(&'static str, u32)>) {
     if let Some(h) = DECISIVE.iter().find_map(|(_, r)| r(ctx)) {
         return (Some(h), Vec::new());
     }
     let mut best: Option<(&'static str, Hit<'b>)> = None;
     let mut others = Vec::new();
     for &(name, r, weight) in LINE_RULES {
+        // The code rule's score is its share of code lines, whether or
+        // not a language is identified: when that cannot beat the best
+        // (ties go to the earlier rule), only the others would show it.
+        if !wanted && name == CODE {
+            if let Some((_, b)) = &best {
+                if prose::code_share(&ctx.sample) * weight / 100 <= b.score {
+                    continue;
+                }
+            }
+        }
         if let Some(mut h) = r(ctx) {
             h.score = h.score * weight / 100;
             match &best {
@@ -280,6 +312,49 @@ mod tests {
         crate::detect::detect_as(s.as_bytes(), crate::profile::Profile::Lean, false)
             .ct
             .to_string()
+    }
+
+    /// Without the others wanted, detection names every payload alike
+    /// (type, rule, what it parsed) and leaves out of the others at most
+    /// the code rule.
+    #[test]
+    fn the_others_unwanted_change_no_answer() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/shapes");
+        let mut bodies: Vec<Vec<u8>> = std::fs::read_dir(dir)
+            .expect("shapes folder")
+            .map(|e| std::fs::read(e.expect("entry").path()).expect("read shape"))
+            .collect();
+        // Logs, prose and tool output that name code keywords, and code.
+        let mut mixed = String::new();
+        for i in 0..40 {
+            mixed.push_str(&format!(
+                "2024-01-01 10:00:{:02} INFO fn main() {{ let x = {i}; }} import os\n",
+                i % 60
+            ));
+            mixed.push_str("    if err != nil {\n");
+        }
+        bodies.push(mixed.into_bytes());
+        bodies.push(
+            b"package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(1)\n}\n".to_vec(),
+        );
+        bodies.push(b"def f(x):\n    return x\n\nclass A:\n    pass\n".to_vec());
+        let mut skipped = 0;
+        for body in &bodies {
+            for coloured in [false, true] {
+                let all = detect_with(body, true, coloured, true);
+                let some = detect_with(body, true, coloured, false);
+                assert_eq!(all.ct, some.ct);
+                assert_eq!(all.rule, some.rule);
+                assert_eq!(format!("{:?}", all.parsed), format!("{:?}", some.parsed));
+                let mut rest = all.others.clone();
+                rest.retain(|o| o.0 != CODE);
+                let mut got = some.others.clone();
+                got.retain(|o| o.0 != CODE);
+                assert_eq!(rest, got);
+                skipped += usize::from(all.others.len() != some.others.len());
+            }
+        }
+        assert!(skipped > 0, "the code rule was never left out");
     }
 
     #[test]

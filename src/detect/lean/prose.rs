@@ -2,7 +2,7 @@
 
 use std::sync::LazyLock;
 
-use regex::bytes::Regex;
+use crate::rx::Regex;
 
 use super::{share, Ctx, Hit, Sample};
 use crate::ascii_first::AsciiFirst;

@@ -4,7 +4,7 @@
 
 use std::sync::LazyLock;
 
-use regex::bytes::Regex;
+use crate::rx::Regex;
 
 use super::{Ctx, Hit, Sample};
 use crate::content_type::ContentType;

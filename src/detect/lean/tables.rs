@@ -3,9 +3,7 @@
 //! `kubectl get`, `docker ps`), also after a short preamble (a tool's
 //! header line, a `kubectl` warning).
 
-use std::sync::LazyLock;
-
-use regex::Regex;
+use crate::ascii_first::AsciiFirst;
 
 use super::{prose, share, Ctx, Hit};
 use crate::content_type::ContentType;
@@ -54,9 +52,7 @@ pub(super) fn delimited<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
 }
 
 /// A Markdown table's delimiter row: `---|---`, `|:--|--:|`.
-static MD_DELIMITER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)+\|?\s*$").expect("markdown delimiter")
-});
+static MD_DELIMITER: AsciiFirst = AsciiFirst::new(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)+\|?\s*$");
 
 /// A Markdown pipe table, leading and trailing pipes optional, rows of
 /// any cell count (escaped pipes, ragged rows), most of the document.
@@ -92,8 +88,7 @@ fn markdown<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
 }
 
 /// `ls -l` rows: a file-type and permission column.
-static LS_ROW: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^[-dlcbpsD][rwxsStTl-]{9}[.+@]?\s+\d+\s").expect("ls row"));
+static LS_ROW: AsciiFirst = AsciiFirst::new(r"^[-dlcbpsD][rwxsStTl-]{9}[.+@]?\s+\d+\s");
 
 /// `ls -lR` (or `ls -l` of several directories): directory headers
 /// (`./lib:`), `total N` lines and `ls -l` rows.
@@ -136,4 +131,22 @@ pub(super) fn aligned<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both forms compile; the ASCII form answers as the Unicode one.
+    #[test]
+    fn patterns_compile_in_both_forms() {
+        MD_DELIMITER.force();
+        LS_ROW.force();
+        assert!(MD_DELIMITER.is_match("|---|:--:|"));
+        assert!(MD_DELIMITER.is_match("\u{a0}--- | ---"));
+        assert!(!MD_DELIMITER.is_match("| a | b |"));
+        assert!(LS_ROW.is_match("drwxr-xr-x  2 root root 4096 Jan  1 a"));
+        assert!(LS_ROW.is_match("-rw-r--r--\u{2003}1 \u{e9} x"));
+        assert!(!LS_ROW.is_match("total 8"));
+    }
 }

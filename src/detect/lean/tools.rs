@@ -2,7 +2,7 @@
 
 use std::sync::LazyLock;
 
-use regex::bytes::RegexSet;
+use crate::rx::RegexSet;
 
 use super::{share, Ctx, Hit};
 use crate::content_type::ContentType;
@@ -230,8 +230,7 @@ pub(super) fn tool_output<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
         if l.len() > 1000 {
             continue;
         }
-        let m = TOOL_SET.matches(l.as_bytes());
-        if let Some(i) = m.iter().next() {
+        if let Some(i) = TOOL_SET.first(l.as_bytes()) {
             n += 1;
             let tool = TOOL_PATTERNS[i].0;
             match by_tool.iter_mut().find(|t| t.0 == tool) {
