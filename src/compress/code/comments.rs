@@ -131,7 +131,7 @@ pub(super) fn compact(
         if directive || before_import_c(&line, g.r1, rows) || !after.trim().is_empty() {
             continue;
         }
-        let next = (g.r1 + 1 < rows).then(|| line(g.r1 + 1)).unwrap_or("");
+        let next = if g.r1 + 1 < rows { line(g.r1 + 1) } else { "" };
         if documents(next, docs, go) {
             out.extend(first_sentence(starts, &line, &g));
             continue;
