@@ -26,6 +26,8 @@ mod lean_code;
 mod lean_docs;
 #[path = "integration/lean_json_views.rs"]
 mod lean_json_views;
+#[path = "integration/lean_log_size.rs"]
+mod lean_log_size;
 #[path = "integration/lean_logs.rs"]
 mod lean_logs;
 #[path = "integration/lean_members.rs"]

@@ -25,6 +25,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::super::lines::{Keep, Lines, Pieces, Trace};
 use super::super::signal::{self, Level};
+use super::rare::{self, line_template, max_rare, variable_runs_folded};
 use super::{
     is_own_template, template, testrun, volatile, Rules, CONTINUATION, TIMESTAMP, TIME_OF_DAY,
     TS_EACH, TS_FORMATS,
@@ -43,23 +44,25 @@ const MAX_BLOCK: usize = 100_000;
 /// Templates kept one exemplar each, at most.
 const MAX_EXEMPLARS: usize = 200;
 
+/// Templates seen twice that the rare lines' cap left out keep their
+/// first line, at most this many (earliest first).
+const MAX_TWICE_EXEMPLARS: usize = 8;
+
 /// Copies of one error line kept after different lines.
 const MAX_COPIES: usize = 8;
 /// A run of at least this many lines states what its lines share.
 const SUMMARY_RUN: usize = 4;
 /// Bytes a run's summary takes at most.
 const SUMMARY_ROOM: usize = 200;
+/// One dropped line becomes a marker when it costs this many times the
+/// marker's tokens ([`marker_costs_more`]).
+const SINGLE_LINE_COST: usize = 2;
 
 /// A test runner's or a build's summary: counts of passed/failed/skipped
 /// tests, errors or warnings, or a build's verdict.
 static SUMMARY: AsciiFirst = AsciiFirst::new(
     r"(?i)\b\d[\d,]* (?:passed|failed|errors?|warnings?|skipped|tests? (?:passed|failed|run)|failures?)\b|\btest results?:|^\s*(?:tests?|test suites?):\s+\d|\bBUILD (?:SUCCESS(?:FUL)?|FAILURE|FAILED)\b|^\s*(?:Successfully installed|Finished|Ran \d+ tests?)\b|^(?:ok|FAIL)\s+\S+\s+[\d.]+s$",
 );
-
-/// Rare lines kept at most: a tenth of the lines, and at least 64.
-fn max_rare(lines: usize) -> usize {
-    (lines / 10).max(64)
-}
 
 /// Lines of one first word kept at most, and its tally: how many lines
 /// begin with it, and the first [`VERB_LINES`] of them.
@@ -419,13 +422,27 @@ pub(crate) fn cut(
     }
     let mut by_count: Vec<(&str, Tally)> = tally.iter().map(|(t, &c)| (t.as_str(), c)).collect();
     by_count.sort_by(|a, b| b.1.count.cmp(&a.1.count).then(a.1.first.cmp(&b.1.first)));
-    // Rare lines (a template seen once or twice), rarest and earliest first.
-    let mut rare: Vec<(usize, usize)> = by_count
+    // Kinds that differ only in how many variables stand in a row are
+    // one kind for rarity (`ask <*> to delete <*>` and `… <*> <*> <*>`:
+    // the same event naming more blocks).
+    let mut kind_lines: FxHashMap<Cow<'_, str>, usize> = FxHashMap::default();
+    for (t, c) in &by_count {
+        *kind_lines.entry(variable_runs_folded(t)).or_default() += c.count;
+    }
+    let kind_is_rare = |t: &str| {
+        kind_lines
+            .get(&variable_runs_folded(t))
+            .is_none_or(|&k| k <= 2)
+    };
+    // Rare lines (a template seen once or twice): each kind once before
+    // any twice (under the cap a line that stands for two covers more),
+    // a kind seen twice before one seen once, earliest first.
+    let mut rare: Vec<(usize, usize, usize)> = by_count
         .iter()
-        .filter(|(_, c)| c.count <= 2)
+        .filter(|(t, c)| c.count <= 2 && kind_is_rare(t))
         .flat_map(|(_, c)| {
-            let both = (c.count == 2).then_some((c.count, c.second));
-            std::iter::once((c.count, c.first)).chain(both)
+            let both = (c.count == 2).then_some((1, 0, c.second));
+            std::iter::once((0, 2 - c.count, c.first)).chain(both)
         })
         .collect();
     rare.sort_unstable();
@@ -443,38 +460,66 @@ pub(crate) fn cut(
             .map(|(w, v)| (v.0, w.as_str(), v.1.as_slice()))
             .collect();
         few.sort_unstable();
+        // Each template of such a word shows its first two lines (the
+        // rest are the same kind again: `flush sensor data` ×16).
+        let first_two = |i: usize| {
+            tally
+                .get(&*line_template(doc.line(i)))
+                .is_none_or(|c| c.first == i || c.second == i)
+        };
         for &i in few
             .iter()
             .flat_map(|f| f.2)
-            .filter(|&&i| testrun::routine(doc.line(i)).is_none())
+            .filter(|&&i| testrun::routine(doc.line(i)).is_none() && first_two(i))
             .take(cap)
         {
             keep.set(i, "rare kind (a first word rare among the lines)");
         }
     }
     drop(verbs);
-    for &(_, i) in rare
-        .iter()
-        .filter(|&&(_, i)| testrun::routine(doc.line(i)).is_none())
-        .take(cap)
-    {
-        keep.set(i, "rare line (its kind occurs once or twice)");
-    }
+    // In a longer document rare lines take at most a share of its bytes
+    // (a scanner's hundred distinct 404s are not a hundred signals), a
+    // larger one where most lines are of a kind of their own (rarity
+    // then tells little); in a short one they are much of what there
+    // is, and stay to the cap.
+    let room = rare::room(total, by_count.len(), doc.body().len());
+    let mut used = 0;
+    let mut taken = 0;
     // The rare lines past the cap: counted once every rule has kept what
     // it keeps (some of them are errors, exemplars or the tail).
-    let beyond: Vec<usize> = rare.iter().skip(cap).map(|&(_, i)| i).collect();
-    drop(rare);
-    // One line of every other kind not shown yet.
-    for (t, c) in by_count
-        .iter()
-        .filter(|(_, c)| c.count > 2)
-        .take(MAX_EXEMPLARS)
-    {
-        if !shown.contains(*t) && testrun::routine(doc.line(c.first)).is_none() {
-            keep.set(c.first, "one line of each kind");
+    let mut beyond: Vec<usize> = Vec::new();
+    for &(_, _, i) in &rare {
+        if taken >= cap || used > room {
+            beyond.push(i);
+        } else if testrun::routine(doc.line(i)).is_none() {
+            keep.set(i, "rare line (its kind occurs once or twice)");
+            used += doc.line(i).len() + 1;
+            taken += 1;
         }
     }
-    drop(shown);
+    drop(rare);
+    // One line of every other kind not shown yet: a frequent template,
+    // a template seen twice whose lines the rare lines' cap left out,
+    // and a kind of few lines each (not rare as a kind) once.
+    let mut kinds_shown: FxHashSet<Cow<'_, str>> = FxHashSet::default();
+    let mut twice = 0;
+    for (t, c) in by_count.iter().take(MAX_EXEMPLARS) {
+        let kind = variable_runs_folded(t);
+        let left_out = c.count == 2 && !keep.get(c.first) && !keep.get(c.second);
+        twice += usize::from(left_out);
+        let wanted = c.count > 2
+            || (left_out && twice <= MAX_TWICE_EXEMPLARS)
+            || (!kind_is_rare(t) && !kinds_shown.contains(&kind));
+        let seen = shown.contains(*t) || keep.get(c.first) || keep.get(c.second);
+        if wanted && !seen && testrun::routine(doc.line(c.first)).is_none() {
+            keep.set(c.first, "one line of each kind");
+        }
+        if wanted || seen {
+            kinds_shown.insert(kind);
+        }
+    }
+    drop(kinds_shown);
+    drop(kind_lines);
     clock.mark("exemplars");
     keep.fill_query(query, QUERY_FILL, |i| doc.line(i).into());
     // The first line and the last ones.
@@ -555,12 +600,35 @@ pub(crate) fn cut(
         &overhead,
     );
     let fitted = budget.is_some();
+    // A line dropped alone between kept ones goes only when a kept line
+    // shows its kind (shown before the exemplars, or its template's
+    // first or second line kept): no kind leaves the view with it.
+    let lone_shown: FxHashSet<usize> = if fitted {
+        FxHashSet::default()
+    } else {
+        (0..n)
+            .filter(|&i| {
+                !keep.get(i) && (i == 0 || keep.get(i - 1)) && (i + 1 == n || keep.get(i + 1))
+            })
+            .filter(|&i| {
+                let t = line_template(doc.line(i));
+                shown.contains(&*t)
+                    || tally.get(&*t).is_some_and(|c| {
+                        (c.first != i && keep.get(c.first)) || (c.second != i && keep.get(c.second))
+                    })
+            })
+            .collect()
+    };
+    drop(shown);
     let (mut pieces, _, trace) = keep.collapse(|run| {
-        if !fitted && run.len() < 2 {
+        let count = run.len();
+        if !fitted && count < 2 && !lone_shown.contains(&run.start) {
             return None;
         }
-        let count = run.len();
         if let Some(m) = volatile::repeat_marker(doc, run.clone(), unit) {
+            if !fitted && marker_costs_more(doc.span(run.clone()), &m, count) {
+                return None;
+            }
             return Some((m, 0));
         }
         let facts = if fitted {
@@ -583,8 +651,9 @@ pub(crate) fn cut(
             format!("\u{2026} {count} {unit} elided (caveman): {facts} \u{2026}")
         };
         // A marker that costs as much as the lines it hides is not
-        // worth it: the lines stay.
-        if !fitted && marker_costs_more(doc.span(run.clone()), &marker) {
+        // worth it: the lines stay (one line, unless it costs twice its
+        // marker).
+        if !fitted && marker_costs_more(doc.span(run.clone()), &marker, count) {
             return None;
         }
         Some((marker, 0))
@@ -603,11 +672,20 @@ pub(crate) fn cut(
 }
 
 /// Whether `marker` costs at least as many tokens as the `hidden` text
-/// (its lines and their line feeds). Only short runs are counted: a run
-/// over four times the marker's bytes is always worth its marker.
-fn marker_costs_more(hidden: &str, marker: &str) -> bool {
-    hidden.len() <= 4 * marker.len()
-        && crate::tokens::count(hidden.as_bytes()) <= crate::tokens::count(marker.as_bytes())
+/// (its `lines` and their line feeds). Only short runs are counted: a run
+/// over four times the marker's bytes is always worth its marker. One
+/// line is worth a marker only when it costs at least
+/// [`SINGLE_LINE_COST`] times as much: a routine line between kept ones
+/// (an INFO line among warnings) costs four times its marker; a short
+/// one reads as easily as the marker would.
+fn marker_costs_more(hidden: &str, marker: &str, lines: usize) -> bool {
+    let m = crate::tokens::count(marker.as_bytes());
+    if lines < 2 {
+        // (A token is at least a byte.)
+        return hidden.len() < SINGLE_LINE_COST * m
+            || crate::tokens::count(hidden.as_bytes()) < SINGLE_LINE_COST * m;
+    }
+    hidden.len() <= 4 * marker.len() && crate::tokens::count(hidden.as_bytes()) <= m
 }
 
 /// What the closing marker states.
