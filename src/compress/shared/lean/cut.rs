@@ -460,12 +460,14 @@ pub(crate) fn cut(
             .map(|(w, v)| (v.0, w.as_str(), v.1.as_slice()))
             .collect();
         few.sort_unstable();
-        // Each template of such a word shows its first two lines (the
-        // rest are the same kind again: `flush sensor data` ×16).
+        // Each template of such a word shows its first two lines when it
+        // has more than [`MAX_COPIES`] (the rest are the same kind again:
+        // `flush sensor data` ×16); a few lines (a session's start, each
+        // removal) all stay.
         let first_two = |i: usize| {
             tally
                 .get(&*line_template(doc.line(i)))
-                .is_none_or(|c| c.first == i || c.second == i)
+                .is_none_or(|c| c.count <= MAX_COPIES || c.first == i || c.second == i)
         };
         for &i in few
             .iter()
