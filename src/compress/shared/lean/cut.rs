@@ -67,6 +67,9 @@ static SUMMARY: AsciiFirst = AsciiFirst::new(
 /// Lines of one first word kept at most, and its tally: how many lines
 /// begin with it, and the first [`VERB_LINES`] of them.
 const VERB_LINES: usize = 64;
+/// A template of a rare first word with at most this many lines keeps
+/// them all (a log's session starts and ends, each removal).
+const FEW_OF_A_KIND: usize = 16;
 type Verbs = FxHashMap<String, (usize, Vec<usize>)>;
 
 /// A template's first word (letters, digits, `-` and `_`, starting with a
@@ -461,13 +464,13 @@ pub(crate) fn cut(
             .collect();
         few.sort_unstable();
         // Each template of such a word shows its first two lines when it
-        // has more than [`MAX_COPIES`] (the rest are the same kind again:
+        // has more than [`FEW_OF_A_KIND`] (the rest are the same kind again:
         // `flush sensor data` ×16); a few lines (a session's start, each
         // removal) all stay.
         let first_two = |i: usize| {
             tally
                 .get(&*line_template(doc.line(i)))
-                .is_none_or(|c| c.count <= MAX_COPIES || c.first == i || c.second == i)
+                .is_none_or(|c| c.count <= FEW_OF_A_KIND || c.first == i || c.second == i)
         };
         for &i in few
             .iter()
