@@ -26,10 +26,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::super::lines::{Keep, Lines, Pieces, Trace};
 use super::super::signal::{self, Level};
 use super::rare::{self, line_template, max_rare, variable_runs_folded};
-use super::{
-    is_own_template, template, testrun, volatile, Rules, CONTINUATION, TIMESTAMP, TIME_OF_DAY,
-    TS_EACH, TS_FORMATS,
-};
+use super::{testrun, volatile, Rules, CONTINUATION, TIMESTAMP, TIME_OF_DAY, TS_EACH, TS_FORMATS};
 use crate::ascii_first::AsciiFirst;
 use crate::compress::shared::secrets::holds_credential;
 
@@ -358,11 +355,7 @@ pub(crate) fn cut(
                     continue;
                 }
                 // A plain line is its own template: no copy to look it up.
-                let t: Cow<'_, str> = if is_own_template(line) {
-                    Cow::Borrowed(line)
-                } else {
-                    Cow::Owned(template(line))
-                };
+                let t = line_template(line);
                 if keep.get(i) {
                     shown.insert(t.to_string());
                 }
@@ -428,22 +421,25 @@ pub(crate) fn cut(
     // Kinds that differ only in how many variables stand in a row are
     // one kind for rarity (`ask <*> to delete <*>` and `… <*> <*> <*>`:
     // the same event naming more blocks).
-    let mut kind_lines: FxHashMap<Cow<'_, str>, usize> = FxHashMap::default();
-    for (t, c) in &by_count {
-        *kind_lines.entry(variable_runs_folded(t)).or_default() += c.count;
+    // Each template's kind, folded once.
+    let kinds: Vec<Cow<'_, str>> = by_count
+        .iter()
+        .map(|(t, _)| variable_runs_folded(t))
+        .collect();
+    let mut kind_lines: FxHashMap<&str, usize> = FxHashMap::default();
+    for (k, (_, c)) in kinds.iter().zip(&by_count) {
+        *kind_lines.entry(k).or_default() += c.count;
     }
-    let kind_is_rare = |t: &str| {
-        kind_lines
-            .get(&variable_runs_folded(t))
-            .is_none_or(|&k| k <= 2)
-    };
+    let kind_rare: Vec<bool> = kinds.iter().map(|k| kind_lines[k.as_ref()] <= 2).collect();
+    drop(kind_lines);
     // Rare lines (a template seen once or twice): each kind once before
     // any twice (under the cap a line that stands for two covers more),
     // a kind seen twice before one seen once, earliest first.
     let mut rare: Vec<(usize, usize, usize)> = by_count
         .iter()
-        .filter(|(t, c)| c.count <= 2 && kind_is_rare(t))
-        .flat_map(|(_, c)| {
+        .zip(&kind_rare)
+        .filter(|((_, c), &rare_kind)| c.count <= 2 && rare_kind)
+        .flat_map(|((_, c), _)| {
             let both = (c.count == 2).then_some((1, 0, c.second));
             std::iter::once((0, 2 - c.count, c.first)).chain(both)
         })
@@ -506,15 +502,15 @@ pub(crate) fn cut(
     // One line of every other kind not shown yet: a frequent template,
     // a template seen twice whose lines the rare lines' cap left out,
     // and a kind of few lines each (not rare as a kind) once.
-    let mut kinds_shown: FxHashSet<Cow<'_, str>> = FxHashSet::default();
+    let mut kinds_shown: FxHashSet<&str> = FxHashSet::default();
     let mut twice = 0;
-    for (t, c) in by_count.iter().take(MAX_EXEMPLARS) {
-        let kind = variable_runs_folded(t);
+    for (k, (t, c)) in by_count.iter().enumerate().take(MAX_EXEMPLARS) {
+        let kind = kinds[k].as_ref();
         let left_out = c.count == 2 && !keep.get(c.first) && !keep.get(c.second);
         twice += usize::from(left_out);
         let wanted = c.count > 2
             || (left_out && twice <= MAX_TWICE_EXEMPLARS)
-            || (!kind_is_rare(t) && !kinds_shown.contains(&kind));
+            || (!kind_rare[k] && !kinds_shown.contains(kind));
         let seen = shown.contains(*t) || keep.get(c.first) || keep.get(c.second);
         if wanted && !seen && testrun::routine(doc.line(c.first)).is_none() {
             keep.set(c.first, "one line of each kind");
@@ -524,7 +520,7 @@ pub(crate) fn cut(
         }
     }
     drop(kinds_shown);
-    drop(kind_lines);
+    drop(kind_rare);
     clock.mark("exemplars");
     keep.fill_query(query, QUERY_FILL, |i| doc.line(i).into());
     // The first line and the last ones.
