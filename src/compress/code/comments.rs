@@ -128,7 +128,11 @@ pub(super) fn compact(
         let directive = (g.r0..=g.r1).any(|r| comment_line(line(r)).directive);
         // Code after a block comment's end keeps its line.
         let after = text[g.end..].split('\n').next().unwrap_or("");
-        if directive || before_import_c(&line, g.r1, rows) || !after.trim().is_empty() {
+        if before_import_c(&line, g.r1, rows) {
+            out.extend(c_bodies(text, starts, g.r0, g.r1));
+            continue;
+        }
+        if directive || !after.trim().is_empty() {
             continue;
         }
         let next = if g.r1 + 1 < rows { line(g.r1 + 1) } else { "" };
@@ -346,6 +350,52 @@ fn fold_repeats(
             folded[k] = true;
         }
     }
+}
+
+/// The bodies of the C functions in cgo's preamble (rows `r0..=r1`), each
+/// a bare `{}` as a Go body is at the compact levels: a function opens at
+/// column 0 with `) {` (or a `{` line after a `)` line) and closes at the
+/// next `}` at column 0. Declarations, `#include`s, `#cgo` flags and
+/// type definitions stay.
+fn c_bodies(text: &str, starts: &[usize], r0: usize, r1: usize) -> Vec<Edit> {
+    // A row's code: a `//` preamble's line without its marks.
+    let code = |row: usize| {
+        let raw = line_at(text, starts, row);
+        let t = raw.trim_start();
+        match t.strip_prefix("//") {
+            Some(rest) if raw.len() == t.len() => {
+                let rest = rest.strip_prefix(' ').unwrap_or(rest);
+                (starts[row] + raw.len() - rest.len(), rest)
+            }
+            _ => (starts[row], raw),
+        }
+    };
+    let mut out = Vec::new();
+    let mut row = r0;
+    while row <= r1 {
+        let (at, c) = code(row);
+        let c = c.trim_end();
+        let opens = !c.starts_with([' ', '\t'])
+            && (c.ends_with(") {")
+                || (c == "{" && row > r0 && code(row - 1).1.trim_end().ends_with(')')));
+        if !opens {
+            row += 1;
+            continue;
+        }
+        let close = (row + 1..=r1).find(|&r| code(r).1.trim_end() == "}");
+        let Some(close) = close else { break };
+        if close > row + 1 {
+            let (close_at, _) = code(close);
+            out.push(Edit {
+                range: at + c.len() - 1..close_at + 1,
+                text: "{}".to_string(),
+                lines: close - row - 1,
+                kind: EditKind::Body,
+            });
+        }
+        row = close + 1;
+    }
+    out
 }
 
 /// The next line that is not blank is `import "C"`: the comment is C code.

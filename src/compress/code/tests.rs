@@ -200,3 +200,24 @@ fn a_compact_view_knows_which_declarations_are_documented() {
         assert_eq!(d(line, docs, true), want, "{line:?}");
     }
 }
+
+#[test]
+fn a_compact_view_cuts_the_bodies_of_cgos_c_preamble() {
+    use super::skeleton::skeleton_within;
+    let src = "package user\n\n/*\n#cgo CFLAGS: -fno-stack-protector\n#include <pwd.h>\n\n\
+               struct pair {\n\tint a;\n\tint b;\n};\n\n\
+               static int twice(int x) {\n\tint y = x;\n\ty += x;\n\treturn y;\n}\n\n\
+               static int thrice(int x)\n{\n\treturn 3 * x;\n}\n*/\nimport \"C\"\n\n\
+               // Twice doubles.\nfunc Twice(x int) int {\n\ty := C.twice(C.int(x))\n\treturn int(y)\n}\n";
+    let (bare, _) = skeleton_within(src, Language::Go, false, 1).unwrap();
+    // The flags, includes, the struct and each C signature stay; each C
+    // body is `{}` like the Go one, and counted with them.
+    assert_eq!(
+        bare,
+        "// caveman: 3 bodies now {} (6 lines), 1 comments dropped (1 lines)\n\
+         package user\n\n/*\n#cgo CFLAGS: -fno-stack-protector\n#include <pwd.h>\n\n\
+         struct pair {\n\tint a;\n\tint b;\n};\n\n\
+         static int twice(int x) {}\n\n\
+         static int thrice(int x)\n{}\n*/\nimport \"C\"\n\nfunc Twice(x int) int {}\n"
+    );
+}
