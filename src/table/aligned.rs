@@ -263,6 +263,33 @@ pub fn may_parse<'a>(lines: impl Iterator<Item = &'a str>) -> bool {
 /// Lines without bars a barred table may have after it.
 const MAX_FOOTER: usize = 2;
 
+impl Aligned {
+    /// Takes out of the rows the lines that print the header again (`vmstat`
+    /// and `iostat` repeat it every screenful, `sar` with the time of the
+    /// sample before it) or the line just above it (vmstat's column
+    /// groups, `procs ---memory---`), and returns them.
+    pub fn take_repeated_headers(&mut self, lines: &[&str]) -> Vec<usize> {
+        let Some(h) = self.header else {
+            return Vec::new();
+        };
+        // A line's words after the clock it may start with.
+        let key = |l: &str| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let clock = words.iter().take_while(|w| is_clock(w)).count();
+            words[clock..].join(" ")
+        };
+        let header = key(lines[h]);
+        let above = (h > 0 && !lines[h - 1].trim().is_empty()).then(|| key(lines[h - 1]));
+        let repeats = |l: &str| {
+            let k = key(l);
+            !k.is_empty() && (k == header || above.as_ref() == Some(&k))
+        };
+        let (taken, rows) = self.rows.iter().partition(|&&r| repeats(lines[r]));
+        self.rows = rows;
+        taken
+    }
+}
+
 /// A clock time, or its AM/PM half, as `sar` prints in the first column
 /// of its header row and of every row (`12:00:01 AM`, `00:10:01`).
 fn is_clock(cell: &str) -> bool {
@@ -559,6 +586,48 @@ mod tests {
                    uv  wxyz  ab  cd\n\
                    ef  ghij  kl  mn\n";
         assert_eq!(parse(&lines(log)), None);
+    }
+
+    #[test]
+    fn repeated_headers_are_no_rows() {
+        let banner =
+            "procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----";
+        let head =
+            " r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st";
+        let mut v = String::new();
+        for k in 0..80 {
+            if k % 40 == 0 {
+                v.push_str(&format!("{banner}\n{head}\n"));
+            }
+            v.push_str(&format!(
+                "{:2} {:2} {:6} {:6} {:5} {:7} {:4} {:4} {:5} {:5} {:4} {:4} {:2} {:2} {:2} {:2} {:2}\n",
+                k % 4, 0, 0, 273_981 + k * 7, 69_434, 2_915_522, 0, 0, 73 + k, 77, 405, 3692, 20, 2, 78, 0, 0
+            ));
+        }
+        let l = lines(&v);
+        let mut t = parse(&l[1..]).expect("vmstat table");
+        t.header = t.header.map(|h| h + 1);
+        t.rows.iter_mut().for_each(|r| *r += 1);
+        assert_eq!(t.rows.len(), 82);
+        assert_eq!(t.take_repeated_headers(&l), vec![42, 43]);
+        assert_eq!(t.rows.len(), 80);
+        // sar prints the time of the sample before its names.
+        let mut sar = String::from("00:00:01  CPU  %user  %idle\n");
+        for k in 1..=24 {
+            if k == 13 {
+                sar.push_str(&format!("{:02}:00:01  CPU  %user  %idle\n", k));
+            }
+            sar.push_str(&format!(
+                "{:02}:10:01  all  {:5.2}  {:5.2}\n",
+                k,
+                2.0 + f64::from(k),
+                97.0 - f64::from(k)
+            ));
+        }
+        let l = lines(&sar);
+        let mut t = parse(&l).expect("sar table");
+        let taken = t.take_repeated_headers(&l);
+        assert_eq!((taken, t.rows.len()), (vec![13], 24));
     }
 
     #[test]

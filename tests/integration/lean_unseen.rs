@@ -316,4 +316,26 @@ fn vmstat_is_a_table_and_keeps_its_swap_storm() {
         .max_by_key(|l| l.split_whitespace().nth(7).unwrap().parse::<u64>().unwrap())
         .unwrap();
     assert!(view.contains(worst), "{worst}\n{view}");
+    // The banner and header printed again every 40 samples are no rows:
+    // the summary counts 720 samples and no value `procs` or `r`; the
+    // markers that hide copies say how many lines they were.
+    assert!(view.contains("720 total rows"), "{view}");
+    assert!(!view.contains("procs×") && !view.contains(" r×"), "{view}");
+    let printed: usize = view
+        .lines()
+        .filter_map(|l| {
+            l.split(" header lines printed again")
+                .next()
+                .filter(|p| p.len() < l.len())
+        })
+        .map(|p| {
+            p.rsplit([' ', ';', ':'])
+                .next()
+                .unwrap()
+                .parse::<usize>()
+                .unwrap()
+        })
+        .sum();
+    let shown = view.lines().filter(|l| *l == head || *l == banner).count();
+    assert_eq!(printed + shown, 36, "{view}");
 }

@@ -1,5 +1,5 @@
 //! The lean selection of a table's rows ([`lean_cut`]) and the markers of
-//! the runs it drops ([`LeanCut::marker`]), whatever the table's format.
+//! the runs it drops ([`LeanCut::marker_noted`]), whatever the table's format.
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -49,15 +49,11 @@ pub(crate) struct LeanCut<'a> {
 }
 
 impl LeanCut<'_> {
-    /// The marker of the dropped run `run`: its count, and what its rows
-    /// share; the first marker says instead what held for every row of
-    /// the table (its total, ranges, categories).
-    pub(crate) fn marker(&self, run: Range<usize>, first: bool) -> String {
-        self.marker_noted(run, first, None)
-    }
-
-    /// [`LeanCut::marker`] with a note before what the rows share (a
-    /// listing's directory and its number of entries).
+    /// The marker of the dropped run `run`: its count, `note` (a listing's
+    /// directory and its number of entries, the header lines printed again
+    /// among the rows), and what its rows share; the first marker says
+    /// instead what held for every row of the table (its total, ranges,
+    /// categories).
     pub(crate) fn marker_noted(
         &self,
         run: Range<usize>,

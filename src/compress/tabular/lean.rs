@@ -137,6 +137,9 @@ pub(crate) fn lean_aligned(
     {
         t.header = Some(t.rows.remove(0));
     }
+    // The header printed again every screenful is no row: markers count
+    // its copies apart.
+    let repeated = t.take_repeated_headers(&plain);
     if t.rows.len() < LEAN_MIN_ROWS {
         return None;
     }
@@ -200,22 +203,41 @@ pub(crate) fn lean_aligned(
             keep.set(line, "row");
         }
     }
+    let mut again = vec![false; doc.len()];
+    for &line in &repeated {
+        again[line] = true;
+    }
     for (i, &r) in row_of.iter().enumerate() {
-        if r == usize::MAX {
+        if r == usize::MAX && !again[i] {
             keep.set(i, "header, border or text around the table");
         }
     }
     keep.fit_text(budget, |i| plain[i], &lean_marker(999, None), &cut.summary);
     let flags = keep.flags();
     let runs = dropped_runs(&flags);
-    let first_run = runs.first().map(|r| r.start);
+    // The summary goes with the first marker of rows.
+    let first_run = runs
+        .iter()
+        .find(|r| (r.start..r.end).any(|l| row_of[l] != usize::MAX))
+        .map(|r| r.start);
     let (pieces, _, mut trace) = keep.collapse(|run| {
-        // The rows of the run (only rows are ever dropped).
-        let rows = row_of[run.start]..row_of[run.end - 1] + 1;
-        let text = if rows.len() == run.len() {
-            cut.marker(rows, Some(run.start) == first_run)
-        } else {
-            lean_marker(run.len(), None)
+        // The rows of the run (only rows and repeated headers are ever
+        // dropped).
+        let mut rows = run
+            .clone()
+            .filter_map(|l| (row_of[l] != usize::MAX).then(|| row_of[l]));
+        let first = rows.next();
+        let last = rows.last().or(first);
+        let headers = run.clone().filter(|&l| again[l]).count();
+        let note = (headers > 0).then(|| format!("{headers} header lines printed again"));
+        let text = match (first, last) {
+            (Some(a), Some(b)) if b + 1 - a + headers == run.len() => {
+                cut.marker_noted(a..b + 1, Some(run.start) == first_run, note.as_deref())
+            }
+            (None, _) => {
+                format!("\u{2026} {headers} header lines printed again (caveman) \u{2026}")
+            }
+            _ => lean_marker(run.len(), None),
         };
         Some((text, 0))
     });
