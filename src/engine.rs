@@ -12,7 +12,7 @@ use crate::content_type::ContentType;
 use crate::detect::{self, Parsed};
 use crate::profile::Profile;
 use crate::report::{Report, StoreFailure, Transformed};
-use crate::store::{Handle, NewRecord, PutError, Store};
+use crate::store::{Handle, HandleOf, NewRecord, PutError, Store};
 use crate::{tokens, unwrap};
 
 /// What the caller asked for.
@@ -28,6 +28,9 @@ pub struct Options {
     pub profile: Profile,
     /// `--budget N` (or `CAVEMAN_ENGINE_BUDGET`): at most N tokens.
     pub budget: Option<usize>,
+    /// `--explain`: lean detection also names the other rules that held
+    /// ([`Account::others`]); the answer is the same without.
+    pub explain: bool,
 }
 
 /// Why the input passed through unchanged (for `--explain`).
@@ -77,17 +80,17 @@ pub struct Account {
 /// Tokens a lean view under a budget keeps free for its retrieve line.
 const NOTE_RESERVE: usize = 40;
 
-/// Tokens the retrieve line adds after a lean code view in `lang` of
-/// `input` (give or take the tokens where it joins the view): a
+/// Tokens the retrieve line naming `handle` adds after a lean code view
+/// in `lang` (give or take the tokens where it joins the view): a
 /// compressor that must stay within a size (a lean Go view within compat's
 /// view) leaves that much room.
-pub(crate) fn code_note_tokens(lang: crate::detect::Language, input: &[u8]) -> usize {
+pub(crate) fn code_note_tokens(lang: crate::detect::Language, handle: &Handle) -> usize {
     let view = b"}\n";
     let noted = retrieve_note(
         &ContentType::Code,
         Some(lang),
         view,
-        &Handle::of(input),
+        handle,
         Whole::No,
         false,
     );
@@ -207,6 +210,9 @@ fn same_but_spacing(view: &[u8], text: &[u8]) -> bool {
 /// Compresses `input` (engine.md §1).
 pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
     let mut clock = crate::timings::Clock::new("engine");
+    // Hashed once, by whichever asks first: a compressor that sizes the
+    // retrieve line its view will carry, or the thread beside the count.
+    let handle_of = HandleOf::new(input);
     std::thread::scope(|scope| {
         let counter = crate::par::spawn(scope, || tokens::count(input));
         // Lean reads the text as a terminal shows it (escapes, overstrike
@@ -246,8 +252,8 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
             Some(t) => (t.clone(), Parsed::Nothing),
             None => {
                 let d = match opts.profile {
-                    Profile::Lean => detect::detect_lean(&body, true, coloured),
-                    Profile::Compat => detect::detect_as(&body, opts.profile, true),
+                    Profile::Lean => detect::detect_lean(&body, true, coloured, opts.explain),
+                    Profile::Compat => detect::detect_as(&body, opts.profile, true, false),
                 };
                 account.rule = d.rule;
                 account.others = d.others;
@@ -279,6 +285,7 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
                     toon_best_of: opts.toon_best_of,
                     profile: opts.profile,
                     budget,
+                    handle: Some(&handle_of),
                 };
                 (e.run)(&req).map_err(|Decline(why)| PassThrough::Declined(why))
             }
@@ -311,8 +318,11 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
         };
         // The handle (SHA-256 of the input) is computed beside the output's
         // count rather than after it.
-        let hasher = (candidate.is_ok() || budget.is_some())
-            .then(|| crate::par::spawn(scope, || Handle::of(input)));
+        let hasher = (candidate.is_ok() || budget.is_some()).then(|| {
+            crate::par::spawn(scope, || {
+                handle_of.get();
+            })
+        });
         let candidate = candidate.map(|(out, reported, known, metadata)| {
             let after = known.unwrap_or_else(|| tokens::count(&out));
             (out, reported, after, metadata)
@@ -321,7 +331,6 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
         let before = counter.join().unwrap_or_else(|_| tokens::count(input));
         clock.mark("count input");
         let mut over_budget = false;
-        let mut hasher = hasher;
         let candidate = match budget {
             None => candidate,
             // Under the budget already: the view the flag would not change.
@@ -329,8 +338,10 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
                 let parsed = match &opts.forced_type {
                     Some(_) => Parsed::Nothing,
                     None => match opts.profile {
-                        Profile::Lean => detect::detect_lean(&body, true, coloured).parsed,
-                        Profile::Compat => detect::detect_as(&body, opts.profile, true).parsed,
+                        Profile::Lean => detect::detect_lean(&body, true, coloured, false).parsed,
+                        Profile::Compat => {
+                            detect::detect_as(&body, opts.profile, true, false).parsed
+                        }
                     },
                 };
                 run(parsed, None).and_then(|c| {
@@ -368,15 +379,7 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
                     };
                     let view = match fitted {
                         Some(v) => v,
-                        None => {
-                            let h = hasher
-                                .take()
-                                .and_then(|h| h.join().ok())
-                                .unwrap_or_else(|| Handle::of(input));
-                            let v = crate::budget::smallest(&ct, &body, &h, before);
-                            hasher = Some(crate::par::spawn(scope, move || h));
-                            v
-                        }
+                        None => crate::budget::smallest(&ct, &body, handle_of.get(), before),
                     };
                     let after = tokens::count(&view);
                     over_budget = after > b;
@@ -419,9 +422,9 @@ pub fn compress(input: &[u8], opts: &Options, store: &Store) -> Outcome {
             (None, None) => (crate::content_type::Method::Text, false),
         };
         let compressor = entry.map_or(ct.as_str(), |e| e.content_type.as_str());
-        let handle = hasher
-            .and_then(|h| h.join().ok())
-            .unwrap_or_else(|| Handle::of(input));
+        // A panic of the hashing thread leaves the handle to this one.
+        let _ = hasher.map(crate::par::Task::join);
+        let handle = handle_of.get().clone();
         // A lossy lean view names its handle and how to get the rest: an
         // agent that sees only the view (stdout, an MCP text block) can
         // still retrieve.

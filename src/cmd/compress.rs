@@ -94,6 +94,7 @@ pub(super) fn parse_all(args: &[String]) -> std::result::Result<(Options, Extra)
             }
             "--explain" => {
                 extra.explain = true;
+                opts.explain = true;
                 i += 1;
             }
             "--profile" | "--budget" => {
@@ -184,8 +185,6 @@ pub(super) fn publish(input: &[u8], opts: &Options, extra: &Extra) -> Result<()>
         Ok(store) => (store, None),
         Err(why) => (crate::store::Store::unusable(why.clone()), Some(why)),
     };
-    // Only `--explain` prints the other detection rules that held.
-    crate::detect::want_others(extra.explain);
     let outcome = engine::compress(input, opts, &store);
     crate::ledger::append(&crate::ledger::Record::of_report(
         match extra.command {
@@ -219,7 +218,7 @@ fn pass_through(input: &[u8], opts: &Options, why: &str) -> Result<()> {
     let (body, _) = crate::unwrap::unwrap_as(input, opts.profile);
     let content_type = match &opts.forced_type {
         Some(t) => t.clone(),
-        None => crate::detect::detect_as(&body, opts.profile, false).ct,
+        None => crate::detect::detect_as(&body, opts.profile, false, false).ct,
     };
     let tokens = crate::tokens::count(input);
     let report = crate::report::Report {

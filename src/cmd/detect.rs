@@ -56,12 +56,11 @@ pub fn run(args: &[String]) -> Result<()> {
     };
     let (body, layers) = crate::unwrap::unwrap_as(&clean, profile);
     // Only `--explain` prints the other rules that held.
-    crate::detect::want_others(explain);
     let d = match (profile, &clean) {
         (Profile::Lean, std::borrow::Cow::Owned(_)) => {
-            crate::detect::detect_lean(&body, false, true)
+            crate::detect::detect_lean(&body, false, true, explain)
         }
-        _ => crate::detect::detect_as(&body, profile, false),
+        _ => crate::detect::detect_as(&body, profile, false, explain),
     };
     // A failure to write stdout is ignored (cli.md §4).
     let _ = write_stdout(format!("{}\n", d.ct).as_bytes());

@@ -53,7 +53,7 @@ fn detected(head: &[u8], opts: &Options) -> ContentType {
         _ => sample,
     };
     let (body, _) = crate::unwrap::unwrap_as(sample, opts.profile);
-    crate::detect::detect_as(&body, opts.profile, false).ct
+    crate::detect::detect_as(&body, opts.profile, false, false).ct
 }
 
 /// Publishes a payload too large to hold: `head` (the first bytes read,

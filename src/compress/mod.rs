@@ -45,6 +45,9 @@ pub(crate) struct Input<'a> {
     pub profile: Profile,
     /// `--budget N`: the view's token ceiling, when given.
     pub budget: Option<usize>,
+    /// The handle the engine stores the original under (the body's own
+    /// when not given): a lean view's retrieve line names it.
+    pub handle: Option<&'a crate::store::HandleOf<'a>>,
 }
 
 impl<'a> Input<'a> {
@@ -57,6 +60,15 @@ impl<'a> Input<'a> {
             toon_best_of: false,
             profile: Profile::Compat,
             budget: None,
+            handle: None,
+        }
+    }
+
+    /// The handle the view's retrieve line will name.
+    pub fn handle(&self) -> crate::store::Handle {
+        match self.handle {
+            Some(h) => h.get().clone(),
+            None => crate::store::Handle::of(self.body),
         }
     }
 }

@@ -400,9 +400,12 @@ pub fn shebang(first: &str) -> Option<Language> {
     })
 }
 
-/// Votes per language over the first lines of `text`, and how many
-/// non-blank lines were read.
-fn votes(text: &str) -> ([i32; 16], usize, bool) {
+/// Votes per language over the first lines of `text`, how many non-blank
+/// lines were read, and whether a strong line voted.
+type Votes = ([i32; 16], usize, bool);
+
+/// The [`Votes`] of `text`'s first lines.
+fn votes(text: &str) -> Votes {
     let mut score = [0i32; 16];
     let mut strong = false;
     let mut read = 0;
@@ -444,10 +447,12 @@ fn votes(text: &str) -> ([i32; 16], usize, bool) {
 /// identified one, then the others that got votes (the code compressor
 /// takes the first whose grammar parses the file).
 pub fn ranked(text: &str) -> Vec<Language> {
-    let Some(first) = identify(text) else {
+    // One vote serves both the choice and the ranking.
+    let v = votes(text);
+    let Some(first) = declared(text).or_else(|| decide(&v)) else {
         return Vec::new();
     };
-    let (s, _, _) = votes(text);
+    let s = v.0;
     let mut rest: Vec<(i32, Language)> = Language::ALL
         .into_iter()
         .filter(|&l| l != first && s[l as usize] > 0)
@@ -475,14 +480,22 @@ pub fn ranked(text: &str) -> Vec<Language> {
 
 /// The language of `text`, if it reads as source code of one of ours.
 pub fn identify(text: &str) -> Option<Language> {
+    declared(text).or_else(|| decide(&votes(text)))
+}
+
+/// The language `text` names itself: a `#!` line, `<?php`.
+fn declared(text: &str) -> Option<Language> {
     let first = text.lines().next().unwrap_or("");
     if let Some(l) = shebang(first) {
         return Some(l);
     }
-    if text.trim_start().starts_with("<?php") {
-        return Some(Language::Php);
-    }
-    let (mut s, read, strong) = votes(text);
+    text.trim_start()
+        .starts_with("<?php")
+        .then_some(Language::Php)
+}
+
+/// The language the votes name, if they are evidence enough.
+fn decide(&(mut s, read, strong): &Votes) -> Option<Language> {
     if read == 0 {
         return None;
     }

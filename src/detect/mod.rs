@@ -15,8 +15,6 @@ use crate::profile::Profile;
 pub(crate) mod lang;
 pub(crate) mod lean;
 
-pub use lean::want_others;
-
 use crate::go::json as gojson;
 use crate::go::regexp::{ascii_words, is_ascii_word as is_word};
 use crate::go::unicode::{contains_lower, fold, is_blank, starts_with_lower, trim_space};
@@ -107,8 +105,9 @@ pub struct Detected<'a> {
 }
 
 /// Detects an unwrapped body under `profile`; with `keep`, hands over
-/// what it parsed.
-pub fn detect_as(body: &[u8], profile: Profile, keep: bool) -> Detected<'_> {
+/// what it parsed; with `others`, lean names the other rules that held
+/// too (for `--explain`; the answer is the same without).
+pub fn detect_as(body: &[u8], profile: Profile, keep: bool, others: bool) -> Detected<'_> {
     match profile {
         Profile::Compat => {
             let (ct, parsed) = detect_body(body, keep);
@@ -122,9 +121,9 @@ pub fn detect_as(body: &[u8], profile: Profile, keep: bool) -> Detected<'_> {
         }
         // Lean reads the text as a terminal shows it.
         Profile::Lean => match crate::compress::shared::clean::clean(body) {
-            Cow::Borrowed(b) => lean::detect(b, keep, false),
+            Cow::Borrowed(b) => lean::detect(b, keep, false, others),
             Cow::Owned(b) => {
-                let d = lean::detect(&b, false, true);
+                let d = lean::detect(&b, false, true, others);
                 Detected {
                     ct: d.ct,
                     parsed: match d.parsed {
@@ -143,9 +142,10 @@ pub fn detect_as(body: &[u8], profile: Profile, keep: bool) -> Detected<'_> {
 
 /// Lean detection of a body already cleaned of terminal escapes
 /// ([`crate::compress::shared::clean`]); `coloured` says cleaning
-/// changed it (output of a program on a terminal).
-pub fn detect_lean(body: &[u8], keep: bool, coloured: bool) -> Detected<'_> {
-    lean::detect(body, keep, coloured)
+/// changed it (output of a program on a terminal); `others` as for
+/// [`detect_as`].
+pub fn detect_lean(body: &[u8], keep: bool, coloured: bool, others: bool) -> Detected<'_> {
+    lean::detect(body, keep, coloured, others)
 }
 
 /// The rule of the compat cascade (spec/detect.md) that gives `ct`: the

@@ -325,7 +325,7 @@ fn fixture(f: &Fixture, payload: &[u8], store: &Store, r: &Run) -> Result<Outcom
     let (ct, output, before, after, engine_ratio, method, handle) = if record {
         let ct = forced.clone().unwrap_or_else(|| {
             let (body, _) = crate::unwrap::unwrap(payload);
-            crate::detect::detect_as(&body, r.profile, false).ct
+            crate::detect::detect_as(&body, r.profile, false, false).ct
         });
         let n = crate::tokens::count(payload);
         (ct, payload.to_vec(), n, n, 0.0, String::new(), None)
@@ -336,6 +336,7 @@ fn fixture(f: &Fixture, payload: &[u8], store: &Store, r: &Run) -> Result<Outcom
             toon_best_of: false,
             profile: r.profile,
             budget: r.budget,
+            explain: false,
         };
         let o = engine::compress(payload, &opts, store);
         if let Some(e) = o.report.error {

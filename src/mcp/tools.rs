@@ -177,6 +177,7 @@ impl Tools {
             toon_best_of: self.toon_best_of,
             profile: self.profile,
             budget,
+            explain: false,
         };
         let outcome = engine::compress(input.as_bytes(), &opts, &self.store);
         self.count(&outcome.report);
@@ -305,6 +306,7 @@ impl Tools {
             toon_best_of: self.toon_best_of,
             profile: self.profile,
             budget,
+            explain: false,
         };
         let outcome = engine::compress(input.as_bytes(), &opts, &self.store);
         self.count(&outcome.report);

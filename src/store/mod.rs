@@ -69,6 +69,30 @@ impl Handle {
     }
 }
 
+/// The handle of one original, computed when first asked for and kept:
+/// the engine stores the original under it, and a compressor that sizes
+/// the retrieve line its view will carry may ask first. Threads that ask
+/// while another computes it wait for that answer.
+#[derive(Debug)]
+pub(crate) struct HandleOf<'a> {
+    original: &'a [u8],
+    handle: std::sync::OnceLock<Handle>,
+}
+
+impl<'a> HandleOf<'a> {
+    pub(crate) fn new(original: &'a [u8]) -> HandleOf<'a> {
+        HandleOf {
+            original,
+            handle: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// [`Handle::of`] the original, hashed on the first call only.
+    pub(crate) fn get(&self) -> &Handle {
+        self.handle.get_or_init(|| Handle::of(self.original))
+    }
+}
+
 /// A record to put.
 pub struct NewRecord<'a> {
     pub content_type: &'a str,

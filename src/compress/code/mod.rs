@@ -40,18 +40,20 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
 /// code`, the one its line votes name).
 fn lean(input: &Input<'_>) -> Result<Compressed, Decline> {
     let text = std::str::from_utf8(input.body).map_err(|_| Decline("not valid UTF-8"))?;
-    let mut langs = crate::detect::lang::ranked(text);
-    if let Parsed::Code(l) = input.parsed {
-        langs.retain(|&x| x != l);
-        langs.insert(0, l);
-    }
-    if langs.is_empty() {
-        return Err(Decline("no language recognised"));
-    }
+    // The language detection named first, then the others the line votes
+    // name (counted only when the first does not parse: a vote reads
+    // every line of the sample).
+    let (first, rest) = match input.parsed {
+        Parsed::Code(l) => (l, None),
+        _ => match crate::detect::lang::ranked(text).split_first() {
+            Some((&l, rest)) => (l, Some(rest.to_vec())),
+            None => return Err(Decline("no language recognised")),
+        },
+    };
     // A small file is read whole: its bodies are what it says, and a
     // skeleton of it saves a few tokens at the cost of the answer. Tests
     // are read whole up to a larger size: a test's body is its point.
-    let small = if skeleton::test_file(text, langs[0]) {
+    let small = if skeleton::test_file(text, first) {
         SMALL_TEST_TOKENS
     } else {
         SMALL_FILE_TOKENS
@@ -59,7 +61,7 @@ fn lean(input: &Input<'_>) -> Result<Compressed, Decline> {
     // Lean is never larger than compat's view (issue 40): for Go, the one
     // language compat cuts, compat's view's size is the skeleton's
     // ceiling, and a small file is read whole only when it fits.
-    let ceiling = ceiling(input, langs[0]);
+    let ceiling = ceiling(input, first);
     let tokens = match ceiling {
         Some(c) => c.input,
         None if input.budget.is_none() && text.len() < 4 * small => {
@@ -71,16 +73,24 @@ fn lean(input: &Input<'_>) -> Result<Compressed, Decline> {
         return Err(Decline("a small file is read whole"));
     }
     if let Some(c) = ceiling {
-        return skeleton::skeleton_within(text, langs[0], true, c.view)
+        return skeleton::skeleton_within(text, first, true, c.view)
             .map(|(out, trace)| Compressed::traced(out.into_bytes(), trace));
     }
     // The first language whose grammar reads the file; others are tried
     // only on files small enough to parse again.
-    if text.len() > MAX_RETRY_BYTES {
-        langs.truncate(1);
-    }
+    let others = || {
+        if text.len() > MAX_RETRY_BYTES {
+            return Vec::new();
+        }
+        rest.unwrap_or_else(|| {
+            let mut r = crate::detect::lang::ranked(text);
+            r.retain(|&x| x != first);
+            r
+        })
+    };
     let mut last = Decline("no language recognised");
-    for (k, l) in langs.into_iter().enumerate() {
+    let langs = std::iter::once(first).chain(std::iter::once_with(others).flatten());
+    for (k, l) in langs.enumerate() {
         match skeleton::skeleton(text, l, input.query, k == 0) {
             Ok((out, trace)) => {
                 // A view that saves little is not worth what it hides.
@@ -117,9 +127,9 @@ fn ceiling(input: &Input<'_>, lang: Language) -> Option<Ceiling> {
     let view = compress(input.body).ok()?;
     let tokens = crate::tokens::count(&view);
     let all = crate::tokens::count(input.body);
-    // The view's body may be the input less a wrapper (its handle, and so
-    // its line, another): a few tokens spare.
-    let note = crate::engine::code_note_tokens(lang, input.body) + NOTE_SPARE;
+    // The line names the engine's handle (of the input as it came); a
+    // few tokens spare for where it joins the view.
+    let note = crate::engine::code_note_tokens(lang, &input.handle()) + NOTE_SPARE;
     (tokens < all).then(|| Ceiling {
         view: tokens.saturating_sub(note),
         input: all,

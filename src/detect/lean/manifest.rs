@@ -234,7 +234,7 @@ fn xml(lines: &[&str]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     fn lean(s: &str) -> String {
-        crate::detect::detect_as(s.as_bytes(), crate::profile::Profile::Lean, false)
+        crate::detect::detect_as(s.as_bytes(), crate::profile::Profile::Lean, false, false)
             .ct
             .to_string()
     }

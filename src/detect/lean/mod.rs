@@ -23,7 +23,6 @@
 //! compat, and hands its tape to the compressor.
 
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::lang::{self, Language};
 use super::{Detected, Parsed};
@@ -91,19 +90,6 @@ pub(crate) fn share(n: usize, of: usize) -> u32 {
     ((n.min(of) * 100).checked_div(of).unwrap_or(0)) as u32
 }
 
-/// Whether the caller reads the other rules that held ([`Detected::others`],
-/// which only `--explain` prints). Without it the code rule, the dearest
-/// (a vote of some seventy line patterns), is not asked when its score
-/// cannot beat the best rule so far: its answer could only join the
-/// others. The type and rule detected are the same either way.
-static OTHERS_WANTED: AtomicBool = AtomicBool::new(true);
-
-/// Says whether this process reads [`Detected::others`] (the command line
-/// says no unless `--explain` is given; it is read by default).
-pub fn want_others(yes: bool) {
-    OTHERS_WANTED.store(yes, Ordering::Relaxed);
-}
-
 type Recognise = for<'b, 't> fn(&Ctx<'b, 't>) -> Option<Hit<'b>>;
 
 /// The decisive recognisers, in order: the first that holds wins.
@@ -137,12 +123,15 @@ const LINE_RULES: &[(&str, Recognise, u32)] = &[
 /// The code rule's name in [`LINE_RULES`].
 const CODE: &str = "code";
 
-pub(super) fn detect(body: &[u8], keep: bool, coloured: bool) -> Detected<'_> {
-    detect_with(body, keep, coloured, OTHERS_WANTED.load(Ordering::Relaxed))
-}
-
-/// [`detect`], with the others wanted or not ([`want_others`]).
-fn detect_with(body: &[u8], keep: bool, coloured: bool, others: bool) -> Detected<'_> {
+/// Lean detection of `body`; with `keep`, hands over what it parsed.
+///
+/// `others` says whether the caller reads the other rules that held
+/// ([`Detected::others`], which only `--explain` prints). Without them the
+/// code rule, the dearest (a vote of some seventy line patterns), is not
+/// asked when its score cannot beat the best rule so far: its answer
+/// could only join the others. The type, rule and parse are the same
+/// either way.
+pub(super) fn detect(body: &[u8], keep: bool, coloured: bool, others: bool) -> Detected<'_> {
     let t = trim_space(body);
     let t = t.strip_prefix("\u{feff}".as_bytes()).unwrap_or(t);
     if t.is_empty() {
@@ -298,7 +287,7 @@ mod tests {
             // `<want>.<name>`: the expected type first.
             let want = name.split('.').next().unwrap().to_owned();
             let body = std::fs::read(&path).expect("read shape");
-            let got = crate::detect::detect_as(&body, crate::profile::Profile::Lean, false);
+            let got = crate::detect::detect_as(&body, crate::profile::Profile::Lean, false, false);
             n += 1;
             if got.ct.as_str() != want {
                 wrong.push(format!("{name}: got {} ({})", got.ct, got.rule));
@@ -309,7 +298,7 @@ mod tests {
     }
 
     fn lean(s: &str) -> String {
-        crate::detect::detect_as(s.as_bytes(), crate::profile::Profile::Lean, false)
+        crate::detect::detect_as(s.as_bytes(), crate::profile::Profile::Lean, false, false)
             .ct
             .to_string()
     }
@@ -341,8 +330,8 @@ mod tests {
         let mut skipped = 0;
         for body in &bodies {
             for coloured in [false, true] {
-                let all = detect_with(body, true, coloured, true);
-                let some = detect_with(body, true, coloured, false);
+                let all = detect(body, true, coloured, true);
+                let some = detect(body, true, coloured, false);
                 assert_eq!(all.ct, some.ct);
                 assert_eq!(all.rule, some.rule);
                 assert_eq!(format!("{:?}", all.parsed), format!("{:?}", some.parsed));

@@ -1,6 +1,8 @@
 //! Output of test runners, compilers, build tools and package managers.
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock, Mutex};
+
+use aho_corasick::AhoCorasick;
 
 use crate::rx::RegexSet;
 
@@ -201,10 +203,241 @@ const TOOL_PATTERNS: &[(&str, &str)] = &[
     ("shell session", r"^\$ \S"),
 ];
 
-static TOOL_SET: LazyLock<RegexSet> = LazyLock::new(|| {
-    RegexSet::new(TOOL_PATTERNS.iter().map(|p| format!("(?-u){}", p.1)))
-        .expect("tool output patterns")
+/// What every match of each of [`TOOL_PATTERNS`] holds (same index): at
+/// least one of these strings. A pattern none of whose strings occurs in
+/// a sample cannot match any of its lines, so it is not compiled for that
+/// sample (compiling the whole set costs more than reading most samples;
+/// the tests check these strings against each pattern).
+const TOOL_NEEDLES: [&[&str]; TOOL_PATTERNS.len()] = [
+    // pytest
+    &[
+        "test session starts",
+        "FAILURES",
+        "ERRORS",
+        "short test summary info",
+        "warnings summary",
+        "PASSES",
+    ],
+    &["= "],
+    &[".py::"],
+    &[".py::"],
+    &["platform ", "rootdir: ", "collected ", "collecting ..."],
+    &["___ "],
+    &[".py "],
+    // go test
+    &["=== "],
+    &["--- PASS: ", "--- FAIL: ", "--- SKIP: "],
+    &["ok", "FAIL", "?"],
+    &["PASS ", "FAIL ", "SKIP ", "EMPTY "],
+    &["DONE ", "PASS ", "FAIL "],
+    &["::"],
+    // cargo / rustc
+    &[
+        "Compiling ",
+        "Checking ",
+        "Finished ",
+        "Running ",
+        "Downloaded ",
+        "Downloading ",
+        "Updating ",
+        "Locking ",
+        "Adding ",
+        "Fresh ",
+        "Documenting ",
+        "Doc-tests ",
+        "Installing ",
+        "Installed ",
+        "Packaging ",
+        "Verifying ",
+        "Uploading ",
+        "Blocking ",
+        "Removing ",
+    ],
+    &["error", "warning"],
+    &["--> "],
+    &[" ... "],
+    &["test result: "],
+    &["running "],
+    // jest / mocha / vitest
+    &["PASS ", "FAIL "],
+    &["Tests:", "Test Suites:", "Snapshots:"],
+    &[
+        "\u{2713} ",
+        "\u{2714} ",
+        "\u{2715} ",
+        "\u{2717} ",
+        "\u{d7} ",
+        "\u{221a} ",
+    ],
+    &[" passing (", " failing (", " pending ("],
+    // maven / gradle
+    &["[INFO] ", "[WARNING] ", "[WARN] ", "[ERROR] ", "[DEBUG] "],
+    &["BUILD "],
+    &["> Task :"],
+    &[":"],
+    &["BUILD ", "actionable task"],
+    &["FAILURE: Build failed", "* What went wrong:", "* Try:"],
+    // javac, tsc, eslint, dotnet, go build
+    &[".java:"],
+    &[" error", " warning", "Note: "],
+    &["): error TS", "): warning TS"],
+    &["Found "],
+    &["error", "warning"],
+    &["\u{2716} "],
+    &[": error ", ": warning "],
+    &[
+        "Build succeeded.",
+        "Build FAILED.",
+        " Warning(s)",
+        " Error(s)",
+    ],
+    &["# "],
+    &[".go:"],
+    // rspec, TAP, phpunit
+    &[" example", "rspec ./", "Failures:"],
+    &["ok ", "1.."],
+    &["PHPUnit ", "OK (", "FAILURES! (", "Tests: "],
+    // cmake, ninja, bazel
+    &["-- "],
+    &["%] "],
+    &["] "],
+    &["loaded", "configured", "Build completed", "Elapsed time"],
+    // terraform, ansible
+    &[
+        "Terraform will perform",
+        "Plan: ",
+        "Apply complete!",
+        "No changes.",
+        "Terraform has been successfully",
+    ],
+    &[" will be ", " must be "],
+    &["TASK [", "PLAY [", "RUNNING HANDLER [", "PLAY RECAP "],
+    &[": ["],
+    // bundler, composer
+    &["Fetching ", "Installing ", "Using ", "Bundle complete!"],
+    &[
+        "- Installing ",
+        "- Updating ",
+        "- Removing ",
+        "- Downloading ",
+    ],
+    // git porcelain
+    &[
+        "On branch ",
+        "Your branch is ",
+        "Changes not staged",
+        "Changes to be committed",
+        "Untracked files:",
+        "nothing to commit",
+    ],
+    &["To ", "From ", " * [new ", ".."],
+    // make / compilers
+    &["make"],
+    &[": error: ", ": warning: ", ": note: "],
+    &["cc ", "++ ", "clang ", "ld ", "ar ", "javac ", "tsc "],
+    &["CC", "CXX", "LD", "AR", "GEN"],
+    // npm / yarn / pnpm
+    &["npm "],
+    &[" package"],
+    &["up to date", "found "],
+    &["] ", "yarn "],
+    // pip
+    &[
+        "Collecting ",
+        "Downloading ",
+        "Requirement already satisfied ",
+        "Installing collected packages ",
+        "Successfully installed ",
+        "Successfully built ",
+        "Building wheel",
+        "Using cached ",
+        "Obtaining ",
+        "Preparing metadata ",
+        "Attempting uninstall ",
+        "Found existing installation ",
+        "Uninstalling ",
+        "Created wheel for ",
+        "Stored in directory ",
+        "Processing ",
+    ],
+    // docker build
+    &["Step "],
+    &["#"],
+    &[" ---> "],
+    &[
+        "Successfully built",
+        "Successfully tagged",
+        "Sending build context",
+    ],
+    // apt / dpkg
+    &["Get:", "Hit:", "Ign:", "Err:"],
+    &[
+        "Reading package lists",
+        "Building dependency tree",
+        "Reading state information",
+        "Setting up ",
+        "Unpacking ",
+        "Selecting previously unselected",
+        "Preparing to unpack",
+        "Processing triggers for",
+    ],
+    // jtreg / generic test reports
+    &["Passed: ", "Failed: ", "FAILED: ", "Error: "],
+    &["Test results: ", "Tests run: "],
+    // Python
+    &["Traceback (most recent call last):"],
+    &["  File \""],
+    // a shell prompt line
+    &["$ "],
+];
+
+/// Every needle of [`TOOL_NEEDLES`], and the pattern it is for.
+static NEEDLES: LazyLock<(AhoCorasick, Vec<usize>)> = LazyLock::new(|| {
+    let mut words = Vec::new();
+    let mut owner = Vec::new();
+    for (i, ns) in TOOL_NEEDLES.iter().enumerate() {
+        for n in *ns {
+            words.push(*n);
+            owner.push(i);
+        }
+    }
+    (AhoCorasick::new(words).expect("tool needles"), owner)
 });
+
+/// The tool patterns that may match a line of `text`: those with a needle
+/// in it, in [`TOOL_PATTERNS`] order.
+fn possible(text: &str) -> Vec<usize> {
+    let (ac, owner) = &*NEEDLES;
+    let mut may = vec![false; TOOL_PATTERNS.len()];
+    for m in ac.find_overlapping_iter(text) {
+        may[owner[m.pattern().as_usize()]] = true;
+    }
+    (0..may.len()).filter(|&i| may[i]).collect()
+}
+
+/// The patterns of `which` compiled as one set (its index `k` is
+/// `which[k]`); the last few are kept (the MCP server reads many
+/// payloads, most of one kind).
+fn set_of(which: &[usize]) -> Arc<RegexSet> {
+    static SETS: Mutex<Vec<(Vec<usize>, Arc<RegexSet>)>> = Mutex::new(Vec::new());
+    let mut sets = SETS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, s)) = sets.iter().find(|(w, _)| w == which) {
+        return Arc::clone(s);
+    }
+    let set = Arc::new(
+        RegexSet::new(
+            which
+                .iter()
+                .map(|&i| format!("(?-u){}", TOOL_PATTERNS[i].1)),
+        )
+        .expect("tool output patterns"),
+    );
+    if sets.len() == 8 {
+        sets.remove(0);
+    }
+    sets.push((which.to_vec(), Arc::clone(&set)));
+    set
+}
 
 /// Lines that belong to a tool's output besides its own patterns: a
 /// compiler's `path:N:` diagnostics, indented continuations and source
@@ -226,11 +459,15 @@ pub(super) fn tool_output<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
     // The other lines: read for diagnostics only once the tool's own
     // lines hold (the error classifier is dear to compile).
     let mut others = Vec::new();
+    // Only the patterns that may match some line of the sample.
+    let which = possible(s.text);
+    let set = (!which.is_empty()).then(|| set_of(&which));
     for l in s.non_blank_lines() {
         if l.len() > 1000 {
             continue;
         }
-        if let Some(i) = TOOL_SET.first(l.as_bytes()) {
+        let first = set.as_ref().and_then(|set| set.first(l.as_bytes()));
+        if let Some(i) = first.map(|k| which[k]) {
             n += 1;
             let tool = TOOL_PATTERNS[i].0;
             match by_tool.iter_mut().find(|t| t.0 == tool) {
@@ -281,4 +518,158 @@ pub(super) fn tool_output<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
     // A tool's output is named by its few own lines: they weigh double.
     let score = share(2 * n + explained, s.non_blank);
     Some(Hit::new(ContentType::Terminal, rule, score))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::strategy::{Strategy, ValueTree};
+
+    /// The pattern without anchors and word boundaries (which the
+    /// generator does not take): it matches at least where the pattern
+    /// does, so what its lines must hold, the pattern's must too.
+    fn relaxed(p: &str) -> String {
+        let mut out = String::new();
+        let mut chars = p.chars().peekable();
+        let mut class = false;
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => {
+                    let e = chars.next().unwrap();
+                    if e != 'b' || class {
+                        out.push(c);
+                        out.push(e);
+                    }
+                }
+                '[' if !class => {
+                    class = true;
+                    out.push(c);
+                    if chars.peek() == Some(&'^') {
+                        out.push(chars.next().unwrap());
+                    }
+                }
+                ']' if class => {
+                    class = false;
+                    out.push(c);
+                }
+                '^' | '$' if !class => {}
+                _ => out.push(c),
+            }
+        }
+        out
+    }
+
+    /// Every match of each tool pattern holds one of its needles, on
+    /// lines generated from the pattern.
+    #[test]
+    fn every_match_holds_a_needle() {
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        for (i, (_, p)) in TOOL_PATTERNS.iter().enumerate() {
+            let gen = proptest::string::string_regex(&relaxed(p))
+                .unwrap_or_else(|e| panic!("pattern {i} {p}: {e}"));
+            let re = regex::Regex::new(p).unwrap();
+            let mut matched = 0;
+            for _ in 0..300 {
+                let line = gen.new_tree(&mut runner).unwrap().current();
+                if let Some(m) = re.find(&line) {
+                    matched += 1;
+                    assert!(
+                        TOOL_NEEDLES[i].iter().any(|n| m.as_str().contains(n)),
+                        "pattern {i} {p} matched {:?} without a needle",
+                        m.as_str()
+                    );
+                }
+            }
+            assert!(matched > 0, "pattern {i} {p}: no generated line matched");
+        }
+    }
+
+    /// The patterns compiled for a sample answer every line as the whole
+    /// set does.
+    #[test]
+    fn the_possible_patterns_answer_as_all() {
+        let all = &*ALL;
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/shapes");
+        let mut texts: Vec<String> = std::fs::read_dir(dir)
+            .expect("shapes folder")
+            .map(|e| {
+                String::from_utf8_lossy(&std::fs::read(e.unwrap().path()).unwrap()).into_owned()
+            })
+            .collect();
+        texts.push(
+            "=== RUN   TestA\n--- FAIL: TestA (0.01s)\nFAIL\texample.com/x\t0.02s\n\
+             ok  \texample.com/y\t(cached)\n   Compiling a v0.1.0 (/x)\nerror[E0308]: mismatched types\n \
+             --> src/main.rs:2:9\n[INFO] BUILD SUCCESS\n> Task :app:compileJava\n:app:build UP-TO-DATE\n\
+             \u{2713} renders (3 ms)\nnpm ERR! code 1\n$ make\nmake[1]: Entering directory\n"
+                .to_owned(),
+        );
+        let mut hits = 0;
+        for t in &texts {
+            let which = possible(t);
+            let set = (!which.is_empty()).then(|| set_of(&which));
+            for l in t.lines() {
+                let want = all.first(l.as_bytes());
+                let got = set
+                    .as_ref()
+                    .and_then(|s| s.first(l.as_bytes()))
+                    .map(|k| which[k]);
+                assert_eq!(got, want, "{l:?}");
+                hits += usize::from(want.is_some());
+            }
+        }
+        assert!(hits > 20, "{hits}");
+    }
+
+    /// The whole set, as detection compiled it before the prefilter.
+    static ALL: LazyLock<RegexSet> = LazyLock::new(|| {
+        RegexSet::new(TOOL_PATTERNS.iter().map(|p| format!("(?-u){}", p.1))).unwrap()
+    });
+
+    /// Random lines near the tools' own: needles, lines generated from
+    /// the patterns, and stray text, in any order.
+    fn near_lines() -> impl Strategy<Value = String> {
+        use proptest::prelude::*;
+        let needles: Vec<&str> = TOOL_NEEDLES
+            .iter()
+            .flat_map(|n| n.iter().copied())
+            .collect();
+        let from_patterns = proptest::strategy::Union::new(TOOL_PATTERNS.iter().map(|p| {
+            proptest::string::string_regex(&relaxed(p.1))
+                .unwrap()
+                .boxed()
+        }));
+        let fragment = prop_oneof![
+            proptest::sample::select(needles).prop_map(str::to_owned),
+            from_patterns,
+            "[ -~\t]{0,10}",
+            proptest::sample::select(vec!["12", "0.01s", "(", ")", ": ", "src/a.rs", "  ", "="])
+                .prop_map(str::to_owned),
+        ];
+        proptest::collection::vec(proptest::collection::vec(fragment, 0..5), 1..24).prop_map(
+            |lines| {
+                lines
+                    .into_iter()
+                    .map(|l| l.concat().replace('\n', " "))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            },
+        )
+    }
+
+    proptest::proptest! {
+        /// On random text, the patterns the prefilter compiles answer
+        /// every line as the whole set does.
+        #[test]
+        fn the_prefilter_answers_as_all_on_random_text(text in near_lines()) {
+            let which = possible(&text);
+            let set = (!which.is_empty()).then(|| set_of(&which));
+            for l in text.lines() {
+                let got = set
+                    .as_ref()
+                    .and_then(|s| s.first(l.as_bytes()))
+                    .map(|k| which[k]);
+                proptest::prop_assert_eq!(got, ALL.first(l.as_bytes()), "{:?}", l);
+            }
+        }
+    }
 }
