@@ -11,8 +11,13 @@ use crate::util::TestCommand;
 
 /// The view and the report's `tokens_after` under `profile`.
 fn compress(profile: &str, input: &str) -> (String, usize) {
+    compress_with(&["--profile", profile], input)
+}
+
+/// The view and the report's `tokens_after` with `args`.
+fn compress_with(args: &[&str], input: &str) -> (String, usize) {
     let tc = TestCommand::new();
-    let r = tc.run(&["compress", "--profile", profile], input.as_bytes());
+    let r = tc.run(&[&["compress"], args].concat(), input.as_bytes());
     assert_eq!(r.code, 0, "{}", r.stderr_str());
     let report = r.stderr_str();
     let rx = regex::Regex::new(r#""tokens_after":(\d+)"#).unwrap();
@@ -203,4 +208,216 @@ fn kinds_seen_twice_come_before_lines_seen_once() {
         "{view}"
     );
     assert!(view.len() < s.len() / 2, "{view}");
+}
+
+/// A step counter's app log (pipe-separated fields): two frequent lines a
+/// second, and every four minutes a sync cycle of a rarer component whose
+/// lines are the same each time.
+fn sync_cycles() -> String {
+    let mut s = String::new();
+    let cycle = [
+        "startTimer start autoSync",
+        "getBinderPackageName packageName = com.example.health",
+        "getBinderPackageName packageName = com.example.health",
+        "initDataPrivacy the dataPrivacy switch is open, start push health data!",
+        "initDataPrivacy the dataPrivacy is true",
+        "initUserPrivacy the userPrivacy switch is open, start push user data!",
+        "initUserPrivacy the userPrivacy is true",
+        "ifCanSync not! no cloud version",
+        "sendSyncFailedBroadcast",
+    ];
+    for k in 0..1200 {
+        let at = format!(
+            "20171223-{}:{}:{}:{}",
+            22 + k / 3600,
+            (k / 60) % 60,
+            k % 60,
+            (k * 37) % 1000
+        );
+        s.push_str(&format!(
+            "{at}|Step_LSC|30002312|onStandStepChanged {}\n",
+            3579 + k
+        ));
+        s.push_str(&format!(
+            "{at}|Step_ExtSDM|30002312|calculateCaloriesWithCache totalCalories={}\n",
+            126775 + k * 3
+        ));
+        if k % 240 == 100 {
+            for l in cycle {
+                s.push_str(&format!("{at}|HiH_Sync|30002312|{l}\n"));
+            }
+        }
+    }
+    s
+}
+
+/// A rare component's cycle seen again after the same lines is the same
+/// event again: its first run shows every line, each later run its start
+/// (the line after other lines).
+#[test]
+fn a_cycle_seen_again_shows_its_start_only() {
+    let payload = sync_cycles();
+    let (view, _) = compress_with(&["--type", "log", "--profile", "lean"], &payload);
+    let shown = |what: &str| {
+        view.lines()
+            .filter(|l| !l.starts_with('\u{2026}') && l.ends_with(what))
+            .count()
+    };
+    assert_eq!(shown("|startTimer start autoSync"), 5, "{view}");
+    assert_eq!(
+        shown("|initDataPrivacy the dataPrivacy is true"),
+        1,
+        "{view}"
+    );
+    assert_eq!(shown("|sendSyncFailedBroadcast"), 1, "{view}");
+    assert_eq!(
+        shown("|getBinderPackageName packageName = com.example.health"),
+        2,
+        "{view}"
+    );
+}
+
+/// A syslog of many one-off kinds: daemons that each log a line of their
+/// own, once and again later (another pid, another time), among cron,
+/// kernel and session lines. The later copy is the same event again: the
+/// first stays, the copy is counted with the rare lines elided.
+fn one_off_syslog() -> String {
+    let progs = [
+        "acpid",
+        "anacron",
+        "avahi-daemon",
+        "bluetoothd",
+        "colord",
+        "cups-browsed",
+        "dbus-daemon",
+        "dhclient",
+        "dnsmasq",
+        "fwupd",
+        "gdm3",
+        "kerneloops",
+        "lightdm",
+        "ModemManager",
+        "NetworkManager",
+        "ntpd",
+        "polkitd",
+        "postfix",
+        "rsyslogd",
+        "rtkit-daemon",
+        "smartd",
+        "snapd",
+        "thermald",
+        "udisksd",
+        "upowerd",
+        "whoopsie",
+        "wpa_supplicant",
+        "xinetd",
+        "zed",
+        "irqbalance",
+    ];
+    let msgs = [
+        "starting up",
+        "configuration reloaded",
+        "received signal, reloading",
+        "listening on socket",
+        "client connected",
+        "lease renewed",
+        "device added",
+        "device removed",
+        "cache flushed",
+        "policy updated",
+    ];
+    let mut s = String::new();
+    for k in 0..600 {
+        let at = format!(
+            "Jun {:2} {:02}:{:02}:{:02} combo",
+            9 + k / 200,
+            k % 24,
+            k % 60,
+            (k * 7) % 60
+        );
+        let line = if k % 10 == 9 {
+            let p = progs[(k / 10) % progs.len()];
+            let m = msgs[(k / 10 * 7) % msgs.len()];
+            format!("{at} {p}[{}]: {m}", 500 + k)
+        } else {
+            match k % 5 {
+                0 => format!(
+                    "{at} CRON[{}]: (root) CMD (run-parts /etc/cron.hourly)",
+                    1000 + k
+                ),
+                1 => format!(
+                    "{at} kernel: [{k}.{:03}] eth0: link up, 100Mbps, full-duplex",
+                    k % 1000
+                ),
+                2 => format!("{at} systemd[1]: Started Session {k} of user cyrus."),
+                3 => format!(
+                    "{at} sshd(pam_unix)[{}]: session opened for user cyrus by (uid=0)",
+                    2000 + k
+                ),
+                _ => format!(
+                    "{at} su(pam_unix)[{}]: session closed for user news",
+                    3000 + k
+                ),
+            }
+        };
+        s.push_str(&line);
+        s.push('\n');
+    }
+    s
+}
+
+#[test]
+fn a_one_off_line_again_is_counted_not_shown_again() {
+    let payload = one_off_syslog();
+    let (view, _) = compress("lean", &payload);
+    // The first copy of each daemon's line stays, the later one goes.
+    assert!(view.contains("combo acpid[509]: starting up\n"), "{view}");
+    assert!(!view.contains("acpid[809]"), "{view}");
+    assert!(view.contains("dhclient[579]: policy updated\n"), "{view}");
+    assert!(!view.contains("dhclient[879]"), "{view}");
+    assert!(
+        view.contains("more lines of rare kinds are among the elided"),
+        "{view}"
+    );
+}
+
+/// What a few lines share is stated only when it is short beside them
+/// (four lines of ten fields between warnings: a marker listing the ten
+/// costs as much as the lines); a long run still says it.
+#[test]
+fn a_marker_over_a_few_lines_states_no_long_summary() {
+    let mut s = String::new();
+    for k in 0..60 {
+        let at = format!("2024-03-05T10:{:02}:{:02}Z", k / 60, k % 60);
+        s.push_str(&format!(
+            "{at} WARN slow frame number {k} took {}ms\n",
+            k * 3
+        ));
+        for j in 0..4 {
+            s.push_str(&format!("{at} INFO panel state vis={j}00500 oldVal=508 newVal=40000500 diff=40000008 fullscreenStackVis=0 dockedStackVis=0 lock=189667585 policy=3\n"));
+        }
+    }
+    for k in 0..100 {
+        s.push_str(&format!(
+            "2024-03-05T11:{:02}:{:02}Z INFO tick n={k}\n",
+            k / 60,
+            k % 60
+        ));
+    }
+    s.push_str("2024-03-05T12:00:00Z INFO done\n");
+    let (view, _) = compress("lean", &s);
+    // The panel line shown once; no marker repeats its fields.
+    assert_eq!(
+        view.lines().filter(|l| l.contains("policy=3")).count(),
+        1,
+        "{view}"
+    );
+    assert!(
+        view.contains("\u{2026} 4 lines elided (caveman) \u{2026}\n"),
+        "{view}"
+    );
+    assert!(
+        view.contains("\u{2026} 98 lines elided (caveman): all level=INFO; n=1..98 \u{2026}"),
+        "{view}"
+    );
 }

@@ -51,6 +51,9 @@ const MAX_COPIES: usize = 8;
 const SUMMARY_RUN: usize = 4;
 /// Bytes a run's summary takes at most.
 const SUMMARY_ROOM: usize = 200;
+/// A run's summary is stated when it takes at most 1/[`SUMMARY_SHARE`]
+/// of the bytes of the lines it stands for.
+const SUMMARY_SHARE: usize = 8;
 /// One dropped line becomes a marker when it costs this many times the
 /// marker's tokens ([`marker_costs_more`]).
 const SINGLE_LINE_COST: usize = 2;
@@ -130,61 +133,6 @@ struct Tally {
     count: usize,
     first: usize,
     second: usize,
-}
-
-/// Lines between the first and last timestamp looked at, at most, to
-/// tell whether the timestamps run in time order.
-const ORDER_SAMPLE: usize = 20_000;
-
-/// A timestamp of format `f` as a number that orders like the time, for
-/// the formats whose digits run from year (or month) to second: ISO
-/// 8601, `2024/03/05`, `20240305-…`, `240305 101500`, syslog's `Mar  5
-/// 10:15:00` and epoch seconds; `None` for the others.
-fn time_key(f: usize, ts: &str) -> Option<u64> {
-    let digits = |n: usize| -> Option<u64> {
-        let d: String = ts.chars().filter(char::is_ascii_digit).take(n).collect();
-        (d.len() == n).then(|| d.parse().ok()).flatten()
-    };
-    match f {
-        0 | 5 => digits(14),
-        6 => digits(8),
-        7 => digits(12),
-        10 => ts.split('.').next()?.parse().ok(),
-        3 => {
-            const MONTHS: [&str; 12] = [
-                "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-            ];
-            let mut w = ts.split_whitespace();
-            let mon = w.next()?;
-            let month = MONTHS.iter().position(|m| *m == mon)? as u64;
-            let day: u64 = w.next()?.parse().ok()?;
-            let time: u64 = w.next()?.replace(':', "").parse().ok()?;
-            Some((month * 100 + day) * 1_000_000 + time)
-        }
-        _ => None,
-    }
-}
-
-/// Whether the timestamps of format `f` from line `a` to line `b` never
-/// go back in time (sampled evenly; true when the format cannot be
-/// ordered). A year's end in a syslog reads as out of order: the span is
-/// then not claimed, which is never false.
-fn in_time_order(doc: &Lines<'_>, f: usize, a: usize, b: usize) -> bool {
-    let step = ((b - a) / ORDER_SAMPLE).max(1);
-    let mut last = None;
-    for i in (a..=b).step_by(step).chain(std::iter::once(b)) {
-        let Some(m) = TS_EACH[f].find(doc.line(i)) else {
-            continue;
-        };
-        let Some(k) = time_key(f, m.as_str()) else {
-            return true;
-        };
-        if last.is_some_and(|l| k < l) {
-            return false;
-        }
-        last = Some(k);
-    }
-    true
 }
 
 /// The lean view of a document's lines: the pieces and the account.
@@ -326,7 +274,7 @@ pub(crate) fn cut(
             let ts = |i: usize| TS_EACH[f].find(doc.line(i)).map_or("", |m| m.as_str());
             if TS_FORMATS[f].starts_with(TIME_OF_DAY) {
                 String::new()
-            } else if in_time_order(doc, f, a, b) {
+            } else if super::order::in_time_order(doc, f, a, b) {
                 format!(", from {} to {}", ts(a), ts(b))
             } else {
                 // `git blame`, a merged or sorted-by-other-key file: the
@@ -435,13 +383,14 @@ pub(crate) fn cut(
     // Rare lines (a template seen once or twice): each kind once before
     // any twice (under the cap a line that stands for two covers more),
     // a kind seen twice before one seen once, earliest first.
-    let mut rare: Vec<(usize, usize, usize)> = by_count
+    // (Each with its template's first line.)
+    let mut rare: Vec<(usize, usize, usize, usize)> = by_count
         .iter()
         .zip(&kind_rare)
         .filter(|((_, c), &rare_kind)| c.count <= 2 && rare_kind)
         .flat_map(|((_, c), _)| {
-            let both = (c.count == 2).then_some((1, 0, c.second));
-            std::iter::once((0, 2 - c.count, c.first)).chain(both)
+            let both = (c.count == 2).then_some((1, 0, c.second, c.first));
+            std::iter::once((0, 2 - c.count, c.first, c.first)).chain(both)
         })
         .collect();
     rare.sort_unstable();
@@ -451,6 +400,10 @@ pub(crate) fn cut(
     // package `remove` among thousands of `status` lines), rarest first,
     // every one of such a word up to the cap.
     let rare_verb = (total / 50).max(3);
+    // A rare line again in the same context (the same text after its
+    // timestamp, after the same line) is the same event again: its
+    // first copy shows it.
+    let mut again = rare::Again::default();
     let most = verbs.values().map(|v| v.0).max().unwrap_or(0);
     if most > 4 * rare_verb {
         let mut few: Vec<(usize, &str, &[usize])> = verbs
@@ -474,7 +427,9 @@ pub(crate) fn cut(
             .filter(|&&i| testrun::routine(doc.line(i)).is_none() && first_two(i))
             .take(cap)
         {
-            keep.set(i, "rare kind (a first word rare among the lines)");
+            if !rare::inside_burst(doc, i) && !again.seen(doc, i) {
+                keep.set(i, "rare kind (a first word rare among the lines)");
+            }
         }
     }
     drop(verbs);
@@ -489,13 +444,22 @@ pub(crate) fn cut(
     // The rare lines past the cap: counted once every rule has kept what
     // it keeps (some of them are errors, exemplars or the tail).
     let mut beyond: Vec<usize> = Vec::new();
-    for &(_, _, i) in &rare {
+    for &(_, _, i, first) in &rare {
+        // A second copy that is its first again but for timestamps and
+        // ids (`acpid[509]: starting up`, later `acpid[809]: …`) is the
+        // same event again: elided and counted with the rare lines
+        // elided. It counts against the cap and the room as if it stayed
+        // (which other lines stay does not change with it).
         if taken >= cap || used > room {
             beyond.push(i);
         } else if testrun::routine(doc.line(i)).is_none() {
-            keep.set(i, "rare line (its kind occurs once or twice)");
             used += doc.line(i).len() + 1;
             taken += 1;
+            if i != first && volatile::same_event(doc, first, i) {
+                beyond.push(i);
+            } else {
+                keep.set(i, "rare line (its kind occurs once or twice)");
+            }
         }
     }
     drop(rare);
@@ -638,8 +602,16 @@ pub(crate) fn cut(
             t
         } else if count >= SUMMARY_RUN {
             let f = super::super::runsum::summary(doc.range(run.clone()), SUMMARY_ROOM);
-            if f.is_empty() {
+            let f = if f.is_empty() {
                 first_words(doc.range(run.clone()))
+            } else {
+                f
+            };
+            // What a few lines share is worth stating only when it is
+            // short beside them: a reader of a long marker over four
+            // lines might as well read the lines.
+            if f.len() * SUMMARY_SHARE > doc.span(run.clone()).len() {
+                String::new()
             } else {
                 f
             }

@@ -304,6 +304,7 @@ pub(crate) struct Rules {
 
 mod cut;
 mod kinds;
+mod order;
 mod rare;
 mod testrun;
 mod volatile;

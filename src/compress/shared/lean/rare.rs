@@ -5,6 +5,9 @@
 
 use std::borrow::Cow;
 
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::super::lines::Lines;
 use super::{is_own_template, template};
 
 /// Rare lines kept at most: a tenth of the lines, and at least 64.
@@ -62,6 +65,64 @@ pub(super) fn room(total: usize, kinds: usize, bytes: usize) -> usize {
     }
 }
 
+/// The rare lines kept so far, each with its context: its text after a
+/// leading timestamp and the text of the non-blank line before it. A
+/// line whose text and context repeat a kept one's (a sync cycle's
+/// `initDataPrivacy the dataPrivacy is true` after the same `… switch is
+/// open` line, run after run) is the same event again; a line of the
+/// same text after another line (a session's `startup archives unpack`
+/// after another session's last upgrade) is not.
+/// The same text again within [`NEAR`] lines of a kept copy (a burst of
+/// `getBinderPackageName packageName = …` calls) is the same event
+/// again too, whatever line it follows.
+#[derive(Default)]
+pub(super) struct Again<'a> {
+    kept: FxHashSet<(&'a str, &'a str)>,
+    last: FxHashMap<&'a str, usize>,
+}
+
+/// Non-blank lines looked back over for a line's context, at most.
+const CONTEXT_LOOKBACK: usize = 8;
+/// Lines after a kept copy within which the same text is the same event.
+const NEAR: usize = 32;
+
+impl<'a> Again<'a> {
+    /// Whether line `i` repeats a line kept before in the same context,
+    /// or near it; when it does not, it is recorded as kept.
+    pub(super) fn seen(&mut self, doc: &Lines<'a>, i: usize) -> bool {
+        let text = |l: &'a str| super::strip_lead_ts(l.trim_end());
+        let own = text(doc.line(i));
+        let near = self.last.get(own).is_some_and(|&k| k < i && i - k <= NEAR);
+        let before = (i.saturating_sub(CONTEXT_LOOKBACK)..i)
+            .rev()
+            .map(|k| doc.line(k))
+            .find(|l| !l.trim().is_empty())
+            .map_or("", text);
+        // (A near copy's context is recorded too: the same pair later is
+        // the same event again.)
+        if !self.kept.insert((own, before)) || near {
+            return true;
+        }
+        self.last.insert(own, i);
+        false
+    }
+}
+
+/// Whether line `i` stands inside a burst of lines of its template (the
+/// lines right before and after it are of it too: `upLoadOneMinuteData
+/// time=…` five times in a row): the burst's first and last lines show
+/// it, and the marker between them counts the rest.
+pub(super) fn inside_burst(doc: &Lines<'_>, i: usize) -> bool {
+    if i == 0 || i + 1 >= doc.len() {
+        return false;
+    }
+    let t = line_template(doc.line(i));
+    [i - 1, i + 1].iter().all(|&k| {
+        let l = doc.line(k);
+        !l.trim().is_empty() && line_template(l) == t
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,6 +140,37 @@ mod tests {
         // Variables alone are no kind.
         assert_eq!(variable_runs_folded("<*> <*> <*>"), "<*> <*> <*>");
         assert!(matches!(variable_runs_folded("a <*> b"), Cow::Borrowed(_)));
+    }
+
+    /// A line again after the same line, or within [`NEAR`] lines of a
+    /// kept copy, is the same event again; after another line, further
+    /// on, it is not.
+    #[test]
+    fn a_line_again_in_its_context_or_near_is_seen() {
+        let mut text = String::from("10:00:00 boot\n10:00:01 sync open\n10:00:02 sync done\n");
+        for k in 0..40 {
+            text.push_str(&format!("10:01:{k:02} fill {k}\n"));
+        }
+        text.push_str("10:05:01 sync open\n10:05:02 sync done\n10:05:03 other\n");
+        text.push_str("10:05:04 sync done\n10:05:05 sync done\n");
+        let doc = Lines::split(&text);
+        let mut again = Again::default();
+        assert!(!again.seen(&doc, 2));
+        // After `sync open` again, 40 lines on: the same event.
+        assert!(again.seen(&doc, 44));
+        // After another line, 44 lines on: another.
+        assert!(!again.seen(&doc, 46));
+        // The next line: near the copy kept.
+        assert!(again.seen(&doc, 47));
+    }
+
+    #[test]
+    fn a_burst_keeps_its_ends() {
+        let doc = Lines::split("t 1\nt 2\nt 3\nu\n");
+        assert!(!inside_burst(&doc, 0));
+        assert!(inside_burst(&doc, 1));
+        assert!(!inside_burst(&doc, 2));
+        assert!(!inside_burst(&doc, 3));
     }
 
     #[test]

@@ -39,6 +39,11 @@ fn key(line: &str) -> Cow<'_, str> {
     owned.map_or(masked, Cow::Owned)
 }
 
+/// Whether lines `a` and `b` differ only in their timestamps and ids.
+pub(crate) fn same_event(doc: &Lines<'_>, a: usize, b: usize) -> bool {
+    key(doc.line(a)) == key(doc.line(b))
+}
+
 /// The marker of a dropped run whose every line is a copy of the kept
 /// line right above it, but for its volatile fields: `… 1498 lines
 /// elided (caveman): the line above again ×1498 (only timestamps and
@@ -85,6 +90,15 @@ mod tests {
     #[test]
     fn the_pattern_compiles_in_both_forms() {
         VOLATILE.force();
+    }
+
+    #[test]
+    fn the_same_event_differs_in_times_and_ids_only() {
+        let doc = Lines::split(
+            "Jun  9 09:09:03 combo acpid[509]: starting up\nJun 10 21:09:03 combo acpid[809]: starting up\nJun 10 21:09:04 combo acpid[809]: stopping\n",
+        );
+        assert!(same_event(&doc, 0, 1));
+        assert!(!same_event(&doc, 0, 2));
     }
 
     #[test]
