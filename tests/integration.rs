@@ -24,6 +24,8 @@ mod lean_budget_errors;
 mod lean_code;
 #[path = "integration/lean_docs.rs"]
 mod lean_docs;
+#[path = "integration/lean_json_size.rs"]
+mod lean_json_size;
 #[path = "integration/lean_json_views.rs"]
 mod lean_json_views;
 #[path = "integration/lean_log_size.rs"]

@@ -19,11 +19,14 @@
 //! [`run`] picks between that view, the lossless TOON encoding and the
 //! JSON minified in input order, and keeps the view within compat's.
 
+mod level;
+mod outline;
 mod run;
 mod select;
 mod shape;
 mod status;
 
+pub(crate) use level::Level;
 pub(super) use run::run;
 
 use select::{choose, Members};
@@ -56,125 +59,6 @@ const EVIDENCE: usize = 240;
 /// Keys whose array is a contract (accepted values, required
 /// parameters, a command line): never cut.
 const CONTRACT_KEYS: [&str; 4] = ["enum", "required", "args", "command"];
-
-/// How hard the view cuts: level 0 is the lean view; each level after it
-/// keeps fewer representatives and states less, for `--budget` (and to
-/// stay within compat's view).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Level {
-    head: usize,
-    tail: usize,
-    /// Keep the elements holding what the summary cannot state, the
-    /// extremes and one of each key set; keep a collection whole when
-    /// cutting it would not pay.
-    holders: bool,
-    /// Keep the elements holding a rare value of a field with a default
-    /// (a non-zero count among zeros, a `pending` among `ok`).
-    rare: bool,
-    /// Markers list the identifiers of the members they replace.
-    ids: bool,
-    /// Summary room: `None` in proportion to what was dropped.
-    room: Option<usize>,
-    /// Error elements kept per array, at most.
-    errors: usize,
-}
-
-impl Level {
-    pub(crate) const ALL: [Level; 8] = [
-        Level {
-            head: HEAD,
-            tail: TAIL,
-            holders: true,
-            rare: true,
-            ids: true,
-            room: None,
-            errors: usize::MAX,
-        },
-        Level {
-            head: HEAD,
-            tail: TAIL,
-            holders: false,
-            rare: true,
-            ids: true,
-            room: None,
-            errors: usize::MAX,
-        },
-        Level {
-            head: 1,
-            tail: 1,
-            holders: false,
-            rare: false,
-            ids: false,
-            room: Some(1200),
-            errors: usize::MAX,
-        },
-        Level {
-            head: 1,
-            tail: 1,
-            holders: false,
-            rare: false,
-            ids: false,
-            room: Some(600),
-            errors: usize::MAX,
-        },
-        Level {
-            head: 1,
-            tail: 0,
-            holders: false,
-            rare: false,
-            ids: false,
-            room: Some(200),
-            errors: usize::MAX,
-        },
-        Level {
-            head: 0,
-            tail: 0,
-            holders: false,
-            rare: false,
-            ids: false,
-            room: Some(80),
-            errors: 16,
-        },
-        Level {
-            head: 0,
-            tail: 0,
-            holders: false,
-            rare: false,
-            ids: false,
-            room: Some(0),
-            errors: 3,
-        },
-        Level {
-            head: 0,
-            tail: 0,
-            holders: false,
-            rare: false,
-            ids: false,
-            room: Some(0),
-            errors: 0,
-        },
-    ];
-}
-
-impl Level {
-    /// The levels the compat floor may take: they cut harder but keep
-    /// every promise of the lean view (errors, contracts, the names of a
-    /// short list's members). No level drops the summaries to get under
-    /// compat: a distance matrix whose markers lost `all status=OK` and
-    /// the ranges read worse than one a few hundred tokens larger.
-    pub(crate) const FLOOR: [Level; 2] = [
-        Level::ALL[1],
-        Level {
-            head: 1,
-            tail: 1,
-            holders: false,
-            rare: true,
-            ids: true,
-            room: Some(300),
-            errors: usize::MAX,
-        },
-    ];
-}
 
 /// Keys of the summary of the first marker.
 const INVARIANTS_KEY: &str = "__caveman_invariants__";
@@ -429,7 +313,8 @@ impl<'q> Writer<'q> {
         }
         // Wrappers of long lists (a matrix's rows, pages of results):
         // most hold a long array and little else.
-        let nest = n <= MAX_NESTED_KEEP
+        let nest = self.level.nest
+            && n <= MAX_NESTED_KEEP
             && all.iter().filter(|x| shape::holds_long_array(**x)).count() * 2 >= n
             && all.iter().map(|x| shape::own_len(*x)).sum::<usize>() <= n * MAX_WRAPPER;
         if nest || (n <= MAX_TOOLS && shape::tool_list(&all)) {
@@ -683,6 +568,41 @@ mod tests {
         assert!(hidden > 0);
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert!(v.is_object());
+    }
+
+    #[test]
+    fn a_field_shown_by_every_holder_is_not_summarised() {
+        // Only the first line (kept) has `src`: its value is in the view,
+        // a `src.line=20..20` in the marker would repeat it.
+        let text: String = (0..12)
+            .map(|i| {
+                let src = if i == 0 { ",\"src\":{\"line\":20}" } else { "" };
+                format!("{{\"level\":\"info\",\"n\":{i}{src}}}\n")
+            })
+            .collect();
+        let out = String::from_utf8(view_ndjson(&text, "", Level::ALL[0]).unwrap().0).unwrap();
+        assert!(
+            out.starts_with("{\"level\":\"info\",\"n\":0,\"src\":{\"line\":20}}\n"),
+            "{out}"
+        );
+        assert!(out.contains("fields: level, n, src×1"), "{out}");
+        assert!(!out.contains("src.line"), "{out}");
+        assert!(out.contains("n=0..11"), "{out}");
+        // A holder cut inside (its long list) does not show it whole: the
+        // marker still states the field.
+        let ids: Vec<String> = (0..20).map(|k| k.to_string()).collect();
+        let text: String = (0..12)
+            .map(|i| {
+                let src = if i == 0 {
+                    format!(",\"src\":{{\"line\":20}},\"ids\":[{}]", ids.join(","))
+                } else {
+                    String::new()
+                };
+                format!("{{\"level\":\"info\",\"n\":{i}{src}}}\n")
+            })
+            .collect();
+        let out = String::from_utf8(view_ndjson(&text, "", Level::ALL[0]).unwrap().0).unwrap();
+        assert!(out.contains("src.line=20"), "{out}");
     }
 
     #[test]

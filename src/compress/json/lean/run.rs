@@ -50,9 +50,22 @@ pub(in super::super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         }
     };
     // An accessibility tree is read as its outline, never sampled.
+    // Its header says what the outline dropped of the raw nodes (when
+    // the budget leaves room for it).
     if input.profile.is_lean() && root.is_some_and(crate::compress::a11y::is_tree) {
-        if let Ok(c) = crate::compress::a11y::run(input) {
-            if input.budget.is_none_or(|b| tokens::count(&c.bytes) <= b) {
+        if let Ok(mut c) = crate::compress::a11y::run(input) {
+            let fits = |c: &Compressed| input.budget.is_none_or(|b| tokens::count(&c.bytes) <= b);
+            if let Some((path, items)) = root.and_then(super::outline::outlined) {
+                let mut bytes = super::outline::header(path, &items).into_bytes();
+                bytes.push(b'\n');
+                bytes.extend_from_slice(&c.bytes);
+                let plain = std::mem::replace(&mut c.bytes, bytes);
+                if fits(&c) {
+                    return Ok(c);
+                }
+                c.bytes = plain;
+            }
+            if fits(&c) {
                 return Ok(c);
             }
         }

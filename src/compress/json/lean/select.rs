@@ -8,7 +8,7 @@
 //! when the collection is short enough for its members to be the answer.
 
 use super::super::super::shared::secrets::holds_credential;
-use super::super::super::shared::stats::{Scalar, Stats};
+use super::super::super::shared::stats::{Field, Mode, Scalar, Stats};
 use super::super::super::shared::{dropped_runs, relevance};
 use super::shape::{self, context_of, id_key, id_of, key_set, row_width, table_header};
 use super::status::{failing, Status};
@@ -144,8 +144,6 @@ pub(super) fn choose(m: &Members<'_, '_>, level: Level, query: &str, trace: &mut
     let mut st = Stats::new(MAX_FIELDS);
     let mut path = String::new();
     let mut shapes: Vec<(String, usize, usize)> = Vec::new();
-    let mut keys_seen: Vec<(&str, usize)> = Vec::new();
-    let mut key_index: rustc_hash::FxHashMap<&str, usize> = Default::default();
     let header = if m.keys.is_none() {
         table_header(items)
     } else {
@@ -172,19 +170,6 @@ pub(super) fn choose(m: &Members<'_, '_>, level: Level, query: &str, trace: &mut
             Some(_) => {}
             None if rows.is_some() => row_leaves(*it, i, None, rows, &mut st),
             None => leaves(*it, i, &mut path, 0, false, &pools, &mut st),
-        }
-        if let Value::Object(obj) = it.get() {
-            for (k, _) in obj.iter() {
-                let len = keys_seen.len();
-                match key_index.get(k) {
-                    Some(&at) => keys_seen[at].1 += 1,
-                    None if len < MAX_FIELDS => {
-                        key_index.insert(k, len);
-                        keys_seen.push((k, 1));
-                    }
-                    None => {}
-                }
-            }
         }
         if let Some(ks) = key_set(*it) {
             let len = shapes.len();
@@ -372,20 +357,26 @@ pub(super) fn choose(m: &Members<'_, '_>, level: Level, query: &str, trace: &mut
                 m.what
             ));
         }
-        if !keys_seen.is_empty() {
-            let list: Vec<String> = keys_seen
-                .iter()
-                .map(|&(k, c)| {
-                    if c == n {
-                        k.to_string()
-                    } else {
-                        format!("{k}×{c}")
+        first.extend(fields_of(items));
+        // A field whose every holder stays whole (nothing cut inside it)
+        // is shown by them.
+        let whole: Vec<std::cell::Cell<Option<bool>>> = vec![std::cell::Cell::new(None); n];
+        let shown_whole = |u: usize| {
+            keep[u]
+                && match whole[u].get() {
+                    Some(w) => w,
+                    None => {
+                        let w = !shape::holds_long_array(items[u]);
+                        whole[u].set(Some(w));
+                        w
                     }
-                })
-                .collect();
-            first.push(format!("fields: {}", list.join(", ")));
-        }
-        let (text, shed) = st.render_after(format!("{n} total {}", m.what), &first, room);
+                }
+        };
+        let shown = |f: &Field<'_>| match f.known_units() {
+            Some(us) if us.iter().all(|&u| shown_whole(u)) => Mode::Skip,
+            _ => Mode::Normal,
+        };
+        let (text, shed) = st.render_after(format!("{n} total {}", m.what), &first, room, shown);
         if level.holders {
             // What the summary had no room for: its holders stay.
             let mut budget = (total / 16).clamp(2048, 65536);
@@ -404,6 +395,41 @@ pub(super) fn choose(m: &Members<'_, '_>, level: Level, query: &str, trace: &mut
         ids,
         status,
     }
+}
+
+/// `fields: a, b, c×n`: the keys of the object members, in order of first
+/// appearance, `×n` on a key only some hold; `None` when no member is an
+/// object.
+pub(super) fn fields_of(items: &[Json<'_>]) -> Option<String> {
+    let mut seen: Vec<(&str, usize)> = Vec::new();
+    let mut index: rustc_hash::FxHashMap<&str, usize> = Default::default();
+    for it in items {
+        let Value::Object(obj) = it.get() else {
+            continue;
+        };
+        for (k, _) in obj.iter() {
+            match index.get(k) {
+                Some(&at) => seen[at].1 += 1,
+                None if seen.len() < MAX_FIELDS => {
+                    index.insert(k, seen.len());
+                    seen.push((k, 1));
+                }
+                None => {}
+            }
+        }
+    }
+    let n = items.len();
+    let list: Vec<String> = seen
+        .iter()
+        .map(|&(k, c)| {
+            if c == n {
+                k.to_string()
+            } else {
+                format!("{k}×{c}")
+            }
+        })
+        .collect();
+    (!list.is_empty()).then(|| format!("fields: {}", list.join(", ")))
 }
 
 /// The units holding the extremes of each numeric field most units hold
@@ -554,7 +580,7 @@ fn listable(s: &str) -> bool {
 /// rings of polygons) are no column, and a claim of one would be false of
 /// the collection.
 #[derive(Default)]
-struct Pools {
+pub(super) struct Pools {
     at: rustc_hash::FxHashMap<String, Pool>,
 }
 
@@ -564,7 +590,7 @@ type Pool = (usize, Option<Vec<(usize, usize)>>);
 
 impl Pools {
     /// Records the arrays inside `v`, followed as [`leaves`] follows them.
-    fn add(&mut self, v: Json<'_>, path: &mut String, depth: usize) {
+    pub(super) fn add(&mut self, v: Json<'_>, path: &mut String, depth: usize) {
         if depth >= MAX_LEAF_DEPTH {
             return;
         }
@@ -626,7 +652,7 @@ impl Pools {
 /// pooled as `a[].b`, rows of a table as `a[]#i` when the lists pooled
 /// there from every member are rows of one width: [`Pools`]), with `unit`
 /// as the member's index.
-fn leaves<'v>(
+pub(super) fn leaves<'v>(
     v: Json<'v>,
     unit: usize,
     path: &mut String,

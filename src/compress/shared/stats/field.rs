@@ -251,6 +251,31 @@ impl<'a> Field<'a> {
         }
     }
 
+    /// Every unit holding the field, when they are all known (not pooled,
+    /// no null, each distinct value's holders all remembered): a summary
+    /// need not speak of a field whose holders a view shows.
+    pub fn known_units(&self) -> Option<Vec<usize>> {
+        if self.pooled || self.nulls > 0 || self.many || self.numeric_many {
+            return None;
+        }
+        let seen = self
+            .values
+            .iter()
+            .chain(&self.numeric_values)
+            .chain(self.trues.iter())
+            .chain(self.falses.iter());
+        let mut units = Vec::new();
+        let mut count = 0;
+        for s in seen {
+            if s.units.len() != s.count {
+                return None;
+            }
+            count += s.count;
+            units.extend_from_slice(&s.units);
+        }
+        (count == self.present && count > 0).then_some(units)
+    }
+
     /// The name can be written as a marker key ([`Field::shown_name`]): no
     /// control characters, quotes or marker glyphs.
     pub fn markable(&self) -> bool {

@@ -262,15 +262,17 @@ impl<'a> Stats<'a> {
     }
 
     /// `head`, then the `first` sections, then what held for the units
-    /// (constants, ranges, categories), within `room` bytes; and the
-    /// fields whose statements did not fit (their holders must stay).
+    /// (constants, ranges, categories; of the fields `mode` does not
+    /// skip), within `room` bytes; and the fields whose statements did
+    /// not fit (their holders must stay).
     pub fn render_after(
         &self,
         head: String,
         first: &[String],
         room: usize,
+        mode: impl Fn(&Field<'_>) -> Mode,
     ) -> (String, Vec<usize>) {
-        let stated = self.statements_of(self.units, &|_| Mode::Normal);
+        let stated = self.statements_of(self.units, &mode);
         let texts: Vec<String> = first
             .iter()
             .cloned()
