@@ -46,6 +46,8 @@ pub(crate) struct LeanCut<'a> {
     distinct: Vec<usize>,
     /// The column the table is ranked by.
     ranked: Option<usize>,
+    /// Under a budget: a gap's marker says what fits in its least room.
+    terse: bool,
 }
 
 impl LeanCut<'_> {
@@ -107,7 +109,11 @@ impl LeanCut<'_> {
             .clone()
             .map(|i| self.cells[i].iter().map(|c| c.len() + 1).sum::<usize>())
             .sum();
-        let room = (bytes / 6).clamp(MARKER_ROOM.0, MARKER_ROOM.1);
+        let room = if self.terse {
+            MARKER_ROOM.0
+        } else {
+            (bytes / 6).clamp(MARKER_ROOM.0, MARKER_ROOM.1)
+        };
         // A short run says what its rows share; a long one also lists the
         // values of the table's categories it holds.
         let long = r >= LONG_RUN;
@@ -121,7 +127,7 @@ impl LeanCut<'_> {
             match self.names.iter().position(|n| n.trim() == f.name) {
                 // A run's dates are its span.
                 Some(c) if Some(c) == self.ranked => Mode::Skip,
-                Some(_) if f.dated() => Mode::Normal,
+                Some(_) if f.dated() => Mode::Span,
                 Some(c) if !varied.contains(&c) => Mode::Constant,
                 Some(c) if self.numeric[c].is_some() => Mode::Normal,
                 Some(c) if self.categorical[c] && long => Mode::Enumerate,
@@ -336,9 +342,11 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
         }
         account(&mut trace, &keep, &mut why, "query");
     }
-    // A gap of one or two rows costs about what its marker costs.
+    // A gap of one row is a hole in what is read (its marker saves
+    // little); a gap of two short rows costs no more than its marker.
     for run in dropped_runs(&keep) {
-        if run.len() <= 2 {
+        let bytes: usize = lens[run.clone()].iter().sum();
+        if run.len() == 1 || (run.len() == 2 && bytes <= lean_marker(2, None).len()) {
             keep[run].fill(true);
         }
     }
@@ -369,6 +377,8 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
         for i in 0..n {
             if keep[i] {
                 k.set(i, if why[i].is_empty() { "rest" } else { why[i] });
+            } else if g.fill {
+                k.set(i, "rest");
             }
         }
         // Room for the note of error rows that may not fit.
@@ -429,6 +439,7 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
         spans,
         distinct,
         ranked: ranked.map(|r| r.0),
+        terse: budget.is_some(),
     }
 }
 

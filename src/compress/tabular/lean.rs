@@ -52,6 +52,10 @@ pub(crate) struct Grid<'a> {
     /// Whether a row can carry an error (a listing's file names do not:
     /// `libgpg-error.so` is a file, not a failure).
     pub errors: bool,
+    /// Whether rows the rules did not choose fill what a budget leaves,
+    /// in order (a ceiling from compat's size, not the user's budget: a
+    /// data dictionary over it loses a few rows, not all but its ends).
+    pub fill: bool,
 }
 
 /// The line that states what held for every row of a cut table, on its
@@ -79,6 +83,8 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         .ok()
         .and_then(super::markdown::parse)
     {
+        // Compat reads a Markdown table as text: its view is no cut of
+        // the table to be held to.
         return super::markdown::lean_markdown(input.body, &t, input.query, input.budget).ok_or(NO);
     }
     let parsed;
@@ -90,18 +96,86 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         }
     };
     if let Some(t) = t {
-        return lean_dsv(input.body, t, input.query, input.budget).ok_or(NO);
+        let cut = |budget, ceiling| lean_dsv(input.body, t, input.query, budget, ceiling);
+        let compat = || compat_room(input.body, t, input.query);
+        return within_compat(input.body, input.budget, cut, compat).ok_or(NO);
     }
     let Ok(text) = std::str::from_utf8(input.body) else {
         // A Latin-1 or Windows-1252 export, read in that encoding; the
         // view is UTF-8 (the original is stored as it was).
         let text = crate::compress::shared::clean::windows_1252(input.body);
         if let Some(t) = table::parse_text(&text) {
-            return lean_dsv(text.as_bytes(), &t, input.query, input.budget).ok_or(NO);
+            return lean_dsv(text.as_bytes(), &t, input.query, input.budget, false).ok_or(NO);
         }
         return lean_aligned(&text, input.query, LEAN_TAIL, input.budget).ok_or(NO);
     };
     lean_aligned(text, input.query, LEAN_TAIL, input.budget).ok_or(NO)
+}
+
+/// Issue 40 rule 8: a lean table's view is never larger than compat's cut
+/// of the same table. `cut(budget)` is the lean view (`None`: the table
+/// whole; `ceiling`: the budget is compat's size); without
+/// a budget of its own, a view (or a whole table) larger than `compat()`
+/// (the tokens compat's cut leaves the lean rules) is cut again by the
+/// lean priorities within that many tokens (a reference table's other
+/// rows filling them).
+fn within_compat(
+    input: &[u8],
+    budget: Option<usize>,
+    cut: impl Fn(Option<usize>, bool) -> Option<Compressed>,
+    compat: impl FnOnce() -> Option<usize>,
+) -> Option<Compressed> {
+    let view = cut(budget, false);
+    if budget.is_some() || input.len() > super::whole::COUNTED_BYTES {
+        return view;
+    }
+    let Some(room) = compat() else {
+        return view;
+    };
+    let before = crate::tokens::count(view.as_ref().map_or(input, |v| &v.bytes));
+    if before <= room {
+        return view;
+    }
+    // A budget counts the rows a cut keeps, not what its gaps' markers
+    // say, and a row as its cells (a CSV row's quotes and commas cost
+    // more): a view still over, or no cut at all, is cut again within a
+    // budget smaller by the excess. A cut that cannot get within compat's
+    // size is not taken (it would lose rows and still be larger), unless
+    // the table was whole: then the smallest cut is nearest to it.
+    let (mut b, mut best) = (room, None::<(usize, Compressed)>);
+    for _ in 0..REFITS {
+        let t = match cut(Some(b), true) {
+            Some(v) => {
+                let t = crate::tokens::count(&v.bytes);
+                if t <= room {
+                    return Some(v);
+                }
+                if best.as_ref().is_none_or(|(bt, _)| t < *bt) {
+                    best = Some((t, v));
+                }
+                t
+            }
+            None => before,
+        };
+        b = b.saturating_sub(t - room);
+        if b == 0 {
+            break;
+        }
+    }
+    match view {
+        None => best.map(|(_, v)| v),
+        some => some,
+    }
+}
+
+/// Cuts within a budget [`within_compat`] tries at most.
+const REFITS: usize = 4;
+
+/// The tokens of compat's cut of table `t` (`None` when compat keeps it
+/// whole), less the room a lean view's retrieve line takes.
+fn compat_room(input: &[u8], t: &Table<'_>, query: &str) -> Option<usize> {
+    let (view, _) = super::sample(input, t, query, crate::timings::Clock::new("tabular"))?;
+    Some(crate::tokens::count(&view).saturating_sub(crate::engine::NOTE_RESERVE))
 }
 
 /// A whitespace-aligned or box-drawn table cut by the lean rules: its
@@ -189,6 +263,7 @@ pub(crate) fn lean_aligned(
         tail,
         top: TOP_ROWS,
         errors: true,
+        fill: false,
     };
     let cut = lean_cut(&g, query, budget);
     // Every line that is not a data row stays; rows follow the cut.
@@ -243,11 +318,19 @@ fn after_preamble(plain: &[&str]) -> Option<table::aligned::Aligned> {
     })
 }
 
-/// A CSV, TSV or Markdown table cut by the lean rules.
-fn lean_dsv(input: &[u8], t: &Table<'_>, query: &str, budget: Option<usize>) -> Option<Compressed> {
+/// A CSV, TSV or Markdown table cut by the lean rules; under a
+/// `ceiling` (the budget is compat's size, [`within_compat`]) a short or
+/// small one too, and a reference table's other rows fill the budget.
+fn lean_dsv(
+    input: &[u8],
+    t: &Table<'_>,
+    query: &str,
+    budget: Option<usize>,
+    ceiling: bool,
+) -> Option<Compressed> {
     let hr = t.header_rows();
     let n = t.rows.len();
-    if n < hr + LEAN_MIN_ROWS || input.len() < LEAN_MIN_BYTES {
+    if n <= hr || (!ceiling && (n < hr + LEAN_MIN_ROWS || input.len() < LEAN_MIN_BYTES)) {
         return None;
     }
     let width = t.rows.row(0).len();
@@ -275,6 +358,8 @@ fn lean_dsv(input: &[u8], t: &Table<'_>, query: &str, budget: Option<usize>) -> 
         tail: LEAN_TAIL,
         top: 1,
         errors: true,
+        // A data table's rows stay chosen by value.
+        fill: ceiling && key.is_some(),
     };
     let cut = lean_cut(&g, query, budget);
     let mut out: Vec<Out> = (0..hr).map(Out::Row).collect();
@@ -338,7 +423,132 @@ mod tests {
 
     fn csv(text: &str) -> String {
         let t = table::parse(text.as_bytes()).unwrap();
-        String::from_utf8(lean_dsv(text.as_bytes(), &t, "", None).unwrap().bytes).unwrap()
+        String::from_utf8(
+            lean_dsv(text.as_bytes(), &t, "", None, false)
+                .unwrap()
+                .bytes,
+        )
+        .unwrap()
+    }
+
+    /// The lean view of a CSV table as the registry runs it (the ceiling
+    /// of compat's size applied), and compat's view of it.
+    fn both(text: &str) -> (String, String) {
+        let lean = Input {
+            profile: crate::profile::Profile::Lean,
+            ..Input::plain(text.as_bytes(), "")
+        };
+        let view = run(&lean).map_or(text.as_bytes().to_vec(), |c| c.bytes);
+        let t = table::parse(text.as_bytes()).unwrap();
+        let (compat, _) = super::super::sample(
+            text.as_bytes(),
+            &t,
+            "",
+            crate::timings::Clock::new("tabular"),
+        )
+        .unwrap();
+        (
+            String::from_utf8(view).unwrap(),
+            String::from_utf8(compat).unwrap(),
+        )
+    }
+
+    /// Issue 40 rule 8: a short series (once read whole, under 2,000
+    /// tokens) is cut within compat's size, and still holds or states its
+    /// least and greatest price.
+    #[test]
+    fn a_short_table_is_no_larger_than_compats_cut() {
+        let mut s = String::from("date,price\n");
+        let mut prices = Vec::new();
+        for i in 0..123 {
+            let p = 1400.0 + f64::from((i * 37) % 23) * 31.7 - f64::from(i) * 2.5;
+            let month = ["Jan", "Jul"][i as usize % 2];
+            s.push_str(&format!("{month} 1 {},{p:.2}\n", 2000 + i / 2));
+            prices.push(p);
+        }
+        let (lean, compat) = both(&s);
+        let count = |v: &str| crate::tokens::count(v.as_bytes());
+        assert!(count(&lean) < count(&compat), "{lean}\n{compat}");
+        assert!(lean.contains("123 total rows"), "{lean}");
+        let (lo, hi) = prices
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(a, b), &p| (a.min(p), b.max(p)));
+        for p in [lo, hi] {
+            assert!(lean.contains(&format!("{p:.2}")), "{p:.2}: {lean}");
+        }
+    }
+
+    /// Under the ceiling of compat's size, a reference table (templates
+    /// keyed by an id) keeps its rows in order up to it, not only its
+    /// ends (as the user's budget would), and names every key it hides.
+    #[test]
+    fn a_reference_table_fills_compats_size() {
+        let mut s = String::from("EventId,EventTemplate\n");
+        for i in 1..=160usize {
+            s.push_str(&format!(
+                "E{i},service <*> step {} reported state {} of <*>\n",
+                i * 7 % 31,
+                ["ready", "queued", "done"][i % 3]
+            ));
+        }
+        let t = table::parse(s.as_bytes()).unwrap();
+        let b = crate::tokens::count(s.as_bytes()) * 4 / 5;
+        let view = |ceiling| {
+            let v = lean_dsv(s.as_bytes(), &t, "", Some(b), ceiling).unwrap();
+            String::from_utf8(v.bytes).unwrap()
+        };
+        let rows = |v: &str| v.lines().filter(|l| l.starts_with('E')).count();
+        let (filled, budget) = (view(true), view(false));
+        assert!(rows(&filled) >= 100, "{filled}");
+        assert!(rows(&budget) < 20, "{budget}");
+        for i in 1..=160 {
+            let key = format!("E{i}");
+            assert!(
+                filled.split([' ', ',', '\n']).any(|w| w == key),
+                "{key} neither shown nor named: {filled}"
+            );
+        }
+    }
+
+    /// A gap of two wide rows is a marker (it costs less than they do);
+    /// a gap's few repeated times are its span, not a list with counts.
+    #[test]
+    fn wide_gaps_are_markers_and_their_times_a_span() {
+        let mut s = String::from("LineId,Time,Level,Content\n");
+        for i in 0..300 {
+            let level = if i % 3 == 0 { "error" } else { "notice" };
+            s.push_str(&format!(
+                "{i},2021-03-01 10:{:02}:{:02},{level},worker {} found child {} in scoreboard slot {}\n",
+                i / 60,
+                i / 4 % 60,
+                i % 5,
+                6000 + i,
+                i % 11
+            ));
+        }
+        let out = csv(&s);
+        assert!(out.contains("\n\u{2026} 2 rows elided (caveman)"), "{out}");
+        assert!(!out.contains("\n4,2021-03-01"), "{out}");
+        let mut s = String::from("LineId,Time,Level,Content\n");
+        for i in 0..300 {
+            let level = if i % 8 == 0 { "error" } else { "notice" };
+            s.push_str(&format!(
+                "{i},2021-03-01 10:{:02}:{:02},{level},worker {} found child {}\n",
+                i / 24 % 60,
+                i / 3 % 8,
+                i % 5,
+                6000 + i
+            ));
+        }
+        let out = csv(&s);
+        let gap = out
+            .lines()
+            .find(|l| l.starts_with("\u{2026} 7 rows elided"))
+            .expect("a gap of seven rows");
+        assert!(!gap.contains("\u{d7}"), "{gap}");
+        if gap.contains("Time:") {
+            assert!(gap.contains(" \u{2192} "), "{gap}");
+        }
     }
 
     #[test]
