@@ -104,6 +104,7 @@ impl<'a> Plan<'_, 'a> {
             top: 1,
             errors: true,
             fill: false,
+            ceiling: false,
         };
         let cut = crate::compress::tabular::lean_cut(&g, "", None);
         self.push_same(s..s + 2, "table header");

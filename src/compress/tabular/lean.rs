@@ -56,6 +56,11 @@ pub(crate) struct Grid<'a> {
     /// in order (a ceiling from compat's size, not the user's budget: a
     /// data dictionary over it loses a few rows, not all but its ends).
     pub fill: bool,
+    /// Whether a budget is compat's size (issue 40 rule 8), not the
+    /// user's: it never drops a row of rule 5 (an error, an extreme, a
+    /// state other than the default, a row unlike the others) nor
+    /// shortens the table's summary.
+    pub ceiling: bool,
 }
 
 /// The line that states what held for every row of a cut table, on its
@@ -97,8 +102,8 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
     };
     if let Some(t) = t {
         let cut = |budget, ceiling| lean_dsv(input.body, t, input.query, budget, ceiling);
-        let compat = || compat_room(input.body, t, input.query);
-        return within_compat(input.body, input.budget, cut, compat).ok_or(NO);
+        let compat = || super::ceiling::compat_room(input.body, t, input.query);
+        return super::ceiling::within_compat(input.body, input.budget, cut, compat).ok_or(NO);
     }
     let Ok(text) = std::str::from_utf8(input.body) else {
         // A Latin-1 or Windows-1252 export, read in that encoding; the
@@ -110,72 +115,6 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         return lean_aligned(&text, input.query, LEAN_TAIL, input.budget).ok_or(NO);
     };
     lean_aligned(text, input.query, LEAN_TAIL, input.budget).ok_or(NO)
-}
-
-/// Issue 40 rule 8: a lean table's view is never larger than compat's cut
-/// of the same table. `cut(budget)` is the lean view (`None`: the table
-/// whole; `ceiling`: the budget is compat's size); without
-/// a budget of its own, a view (or a whole table) larger than `compat()`
-/// (the tokens compat's cut leaves the lean rules) is cut again by the
-/// lean priorities within that many tokens (a reference table's other
-/// rows filling them).
-fn within_compat(
-    input: &[u8],
-    budget: Option<usize>,
-    cut: impl Fn(Option<usize>, bool) -> Option<Compressed>,
-    compat: impl FnOnce() -> Option<usize>,
-) -> Option<Compressed> {
-    let view = cut(budget, false);
-    if budget.is_some() || input.len() > super::whole::COUNTED_BYTES {
-        return view;
-    }
-    let Some(room) = compat() else {
-        return view;
-    };
-    let before = crate::tokens::count(view.as_ref().map_or(input, |v| &v.bytes));
-    if before <= room {
-        return view;
-    }
-    // A budget counts the rows a cut keeps, not what its gaps' markers
-    // say, and a row as its cells (a CSV row's quotes and commas cost
-    // more): a view still over, or no cut at all, is cut again within a
-    // budget smaller by the excess. A cut that cannot get within compat's
-    // size is not taken (it would lose rows and still be larger), unless
-    // the table was whole: then the smallest cut is nearest to it.
-    let (mut b, mut best) = (room, None::<(usize, Compressed)>);
-    for _ in 0..REFITS {
-        let t = match cut(Some(b), true) {
-            Some(v) => {
-                let t = crate::tokens::count(&v.bytes);
-                if t <= room {
-                    return Some(v);
-                }
-                if best.as_ref().is_none_or(|(bt, _)| t < *bt) {
-                    best = Some((t, v));
-                }
-                t
-            }
-            None => before,
-        };
-        b = b.saturating_sub(t - room);
-        if b == 0 {
-            break;
-        }
-    }
-    match view {
-        None => best.map(|(_, v)| v),
-        some => some,
-    }
-}
-
-/// Cuts within a budget [`within_compat`] tries at most.
-const REFITS: usize = 4;
-
-/// The tokens of compat's cut of table `t` (`None` when compat keeps it
-/// whole), less the room a lean view's retrieve line takes.
-fn compat_room(input: &[u8], t: &Table<'_>, query: &str) -> Option<usize> {
-    let (view, _) = super::sample(input, t, query, crate::timings::Clock::new("tabular"))?;
-    Some(crate::tokens::count(&view).saturating_sub(crate::engine::NOTE_RESERVE))
 }
 
 /// A whitespace-aligned or box-drawn table cut by the lean rules: its
@@ -264,6 +203,7 @@ pub(crate) fn lean_aligned(
         top: TOP_ROWS,
         errors: true,
         fill: false,
+        ceiling: false,
     };
     let cut = lean_cut(&g, query, budget);
     // Every line that is not a data row stays; rows follow the cut.
@@ -319,9 +259,9 @@ fn after_preamble(plain: &[&str]) -> Option<table::aligned::Aligned> {
 }
 
 /// A CSV, TSV or Markdown table cut by the lean rules; under a
-/// `ceiling` (the budget is compat's size, [`within_compat`]) a short or
+/// `ceiling` (the budget is compat's size, [`super::ceiling::within_compat`]) a short or
 /// small one too, and a reference table's other rows fill the budget.
-fn lean_dsv(
+pub(super) fn lean_dsv(
     input: &[u8],
     t: &Table<'_>,
     query: &str,
@@ -360,6 +300,7 @@ fn lean_dsv(
         errors: true,
         // A data table's rows stay chosen by value.
         fill: ceiling && key.is_some(),
+        ceiling,
     };
     let cut = lean_cut(&g, query, budget);
     let mut out: Vec<Out> = (0..hr).map(Out::Row).collect();
@@ -429,85 +370,6 @@ mod tests {
                 .bytes,
         )
         .unwrap()
-    }
-
-    /// The lean view of a CSV table as the registry runs it (the ceiling
-    /// of compat's size applied), and compat's view of it.
-    fn both(text: &str) -> (String, String) {
-        let lean = Input {
-            profile: crate::profile::Profile::Lean,
-            ..Input::plain(text.as_bytes(), "")
-        };
-        let view = run(&lean).map_or(text.as_bytes().to_vec(), |c| c.bytes);
-        let t = table::parse(text.as_bytes()).unwrap();
-        let (compat, _) = super::super::sample(
-            text.as_bytes(),
-            &t,
-            "",
-            crate::timings::Clock::new("tabular"),
-        )
-        .unwrap();
-        (
-            String::from_utf8(view).unwrap(),
-            String::from_utf8(compat).unwrap(),
-        )
-    }
-
-    /// Issue 40 rule 8: a short series (once read whole, under 2,000
-    /// tokens) is cut within compat's size, and still holds or states its
-    /// least and greatest price.
-    #[test]
-    fn a_short_table_is_no_larger_than_compats_cut() {
-        let mut s = String::from("date,price\n");
-        let mut prices = Vec::new();
-        for i in 0..123 {
-            let p = 1400.0 + f64::from((i * 37) % 23) * 31.7 - f64::from(i) * 2.5;
-            let month = ["Jan", "Jul"][i as usize % 2];
-            s.push_str(&format!("{month} 1 {},{p:.2}\n", 2000 + i / 2));
-            prices.push(p);
-        }
-        let (lean, compat) = both(&s);
-        let count = |v: &str| crate::tokens::count(v.as_bytes());
-        assert!(count(&lean) < count(&compat), "{lean}\n{compat}");
-        assert!(lean.contains("123 total rows"), "{lean}");
-        let (lo, hi) = prices
-            .iter()
-            .fold((f64::MAX, f64::MIN), |(a, b), &p| (a.min(p), b.max(p)));
-        for p in [lo, hi] {
-            assert!(lean.contains(&format!("{p:.2}")), "{p:.2}: {lean}");
-        }
-    }
-
-    /// Under the ceiling of compat's size, a reference table (templates
-    /// keyed by an id) keeps its rows in order up to it, not only its
-    /// ends (as the user's budget would), and names every key it hides.
-    #[test]
-    fn a_reference_table_fills_compats_size() {
-        let mut s = String::from("EventId,EventTemplate\n");
-        for i in 1..=160usize {
-            s.push_str(&format!(
-                "E{i},service <*> step {} reported state {} of <*>\n",
-                i * 7 % 31,
-                ["ready", "queued", "done"][i % 3]
-            ));
-        }
-        let t = table::parse(s.as_bytes()).unwrap();
-        let b = crate::tokens::count(s.as_bytes()) * 4 / 5;
-        let view = |ceiling| {
-            let v = lean_dsv(s.as_bytes(), &t, "", Some(b), ceiling).unwrap();
-            String::from_utf8(v.bytes).unwrap()
-        };
-        let rows = |v: &str| v.lines().filter(|l| l.starts_with('E')).count();
-        let (filled, budget) = (view(true), view(false));
-        assert!(rows(&filled) >= 100, "{filled}");
-        assert!(rows(&budget) < 20, "{budget}");
-        for i in 1..=160 {
-            let key = format!("E{i}");
-            assert!(
-                filled.split([' ', ',', '\n']).any(|w| w == key),
-                "{key} neither shown nor named: {filled}"
-            );
-        }
     }
 
     /// A gap of two wide rows is a marker (it costs less than they do);

@@ -191,6 +191,7 @@ pub(super) fn lean_markdown(
         top: 1,
         errors: true,
         fill: false,
+        ceiling: false,
     };
     let cut = lean_cut(&g, query, budget);
     let view = t.render(&cut.keep, Some(&lean_summary(&cut.summary)), |run| {
