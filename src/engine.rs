@@ -78,7 +78,7 @@ pub struct Account {
 }
 
 /// Tokens a lean view under a budget keeps free for its retrieve line.
-const NOTE_RESERVE: usize = 40;
+pub(crate) const NOTE_RESERVE: usize = 40;
 
 /// Tokens the retrieve line naming `handle` adds after a lean code view
 /// in `lang` (give or take the tokens where it joins the view): a

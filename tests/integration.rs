@@ -50,6 +50,8 @@ mod lean_tables;
 mod lean_text;
 #[path = "integration/lean_unseen.rs"]
 mod lean_unseen;
+#[path = "integration/lean_within_compat.rs"]
+mod lean_within_compat;
 #[path = "integration/lines.rs"]
 mod lines;
 #[path = "integration/mcp.rs"]

@@ -103,6 +103,8 @@ impl<'a> Plan<'_, 'a> {
             tail: 1,
             top: 1,
             errors: true,
+            fill: false,
+            ceiling: false,
         };
         let cut = crate::compress::tabular::lean_cut(&g, "", None);
         self.push_same(s..s + 2, "table header");

@@ -46,6 +46,11 @@ pub(crate) struct LeanCut<'a> {
     distinct: Vec<usize>,
     /// The column the table is ranked by.
     ranked: Option<usize>,
+    /// Under a budget: a gap's marker says what fits in its least room.
+    terse: bool,
+    /// Under compat's size as a ceiling: it does not count what it leaves
+    /// out.
+    ceiling: bool,
 }
 
 impl LeanCut<'_> {
@@ -103,7 +108,11 @@ impl LeanCut<'_> {
             .clone()
             .map(|i| self.cells[i].iter().map(|c| c.len() + 1).sum::<usize>())
             .sum();
-        let room = (bytes / 6).clamp(MARKER_ROOM.0, MARKER_ROOM.1);
+        let room = if self.terse {
+            MARKER_ROOM.0
+        } else {
+            (bytes / 6).clamp(MARKER_ROOM.0, MARKER_ROOM.1)
+        };
         // A short run says what its rows share; a long one also lists the
         // values of the table's categories it holds.
         let long = r >= LONG_RUN;
@@ -117,7 +126,7 @@ impl LeanCut<'_> {
             match self.names.iter().position(|n| n.trim() == f.name) {
                 // A run's dates are its span.
                 Some(c) if Some(c) == self.ranked => Mode::Skip,
-                Some(_) if f.dated() => Mode::Normal,
+                Some(_) if f.dated() => Mode::Span,
                 Some(c) if !varied.contains(&c) => Mode::Constant,
                 Some(c) if self.numeric[c].is_some() => Mode::Normal,
                 Some(c) if self.categorical[c] && long => Mode::Enumerate,
@@ -125,7 +134,14 @@ impl LeanCut<'_> {
                 None => Mode::Skip,
             }
         });
-        noted((!shared.is_empty()).then_some(shared.as_str()))
+        // Under a ceiling, what the marker leaves out goes uncounted (the
+        // retrieve line has it): `; (+1 more)` on every gap costs tokens
+        // and says nothing.
+        let shared = match shared.rfind("; (+") {
+            Some(at) if self.ceiling && shared.ends_with(" more)") => &shared[..at],
+            _ => shared.as_str(),
+        };
+        noted((!shared.is_empty()).then_some(shared))
     }
 
     /// The columns whose values in `run` vary most (at most
@@ -183,13 +199,14 @@ impl LeanCut<'_> {
 const GAP_COLUMNS: usize = 4;
 
 /// Keeps `units` if they still fit in `room` bytes (those already kept
-/// cost nothing).
-fn admit(keep: &mut [bool], units: &[usize], lens: &[usize], room: &mut usize) {
+/// cost nothing), and marks them `held`.
+fn admit(keep: &mut [bool], held: &mut [bool], units: &[usize], lens: &[usize], room: &mut usize) {
     let cost: usize = units.iter().filter(|&&u| !keep[u]).map(|&u| lens[u]).sum();
     if cost <= *room {
         *room -= cost;
         for &u in units {
             keep[u] = true;
+            held[u] = true;
         }
     }
 }
@@ -208,6 +225,9 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
         .collect();
     let total: usize = lens.iter().sum();
     let mut keep = vec![false; n];
+    // Rows of issue 40 rule 5, whatever else they were kept for first (the
+    // heaviest row may be the first): a ceiling never drops them.
+    let mut held = vec![false; n];
     let mut why: Vec<&'static str> = vec![""; n];
     let mut trace = Trace::default();
     let mut counted = 0;
@@ -224,6 +244,7 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
     for (i, row) in cells.iter().enumerate() {
         if g.errors && row_is_error(&g.names, row) {
             keep[i] = true;
+            held[i] = true;
         }
     }
     account(&mut trace, &keep, &mut why, "error");
@@ -253,6 +274,7 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
     }
     for h in st.holders() {
         keep[h] = true;
+        held[h] = true;
     }
     account(
         &mut trace,
@@ -262,7 +284,7 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
     );
     let mut room = (total / 16).clamp(2048, 32768);
     for (_, units) in st.rare() {
-        admit(&mut keep, &units, &lens, &mut room);
+        admit(&mut keep, &mut held, &units, &lens, &mut room);
     }
     account(
         &mut trace,
@@ -272,7 +294,7 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
     );
     let mut room = (total / 16).clamp(2048, 32768);
     for units in state_rows(&g.names, &cells) {
-        admit(&mut keep, &units, &lens, &mut room);
+        admit(&mut keep, &mut held, &units, &lens, &mut room);
     }
     account(
         &mut trace,
@@ -282,7 +304,7 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
     );
     let mut room = (total / 16).clamp(1024, 32768);
     for pair in st.extremes(g.top) {
-        admit(&mut keep, &pair, &lens, &mut room);
+        admit(&mut keep, &mut held, &pair, &lens, &mut room);
     }
     account(
         &mut trace,
@@ -293,8 +315,10 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
     // A long-format table: each group's course, not a global sample.
     if let Some(group) = group_column(&g.names, &cells, &numeric) {
         let mut room = (total / 16).clamp(2048, 32768);
+        // A group's ends are its course, not rule 5: a ceiling may drop them.
+        let mut course = vec![false; n];
         for rows in group_rows(&g.names, &cells, &numeric, group) {
-            admit(&mut keep, &rows, &lens, &mut room);
+            admit(&mut keep, &mut course, &rows, &lens, &mut room);
         }
     }
     account(
@@ -319,6 +343,7 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
     if patterns.len() > 1 && patterns.len() <= MAX_PATTERNS {
         for (_, i) in &patterns {
             keep[*i] = true;
+            held[*i] = true;
         }
     }
     account(&mut trace, &keep, &mut why, "row unlike the others");
@@ -332,9 +357,11 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
         }
         account(&mut trace, &keep, &mut why, "query");
     }
-    // A gap of one or two rows costs about what its marker costs.
+    // A gap of one row is a hole in what is read (its marker saves
+    // little); a gap of two short rows costs no more than its marker.
     for run in dropped_runs(&keep) {
-        if run.len() <= 2 {
+        let bytes: usize = lens[run.clone()].iter().sum();
+        if run.len() == 1 || (run.len() == 2 && bytes <= lean_marker(2, None).len()) {
             keep[run].fill(true);
         }
     }
@@ -357,18 +384,34 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
         use super::super::shared::lines::{Keep, Unfit};
         let names = g.names.join(" ");
         let overhead = |s: &str| format!("{names}\n{s}");
-        if crate::tokens::count(overhead(&summary).as_bytes()) * 2 > b {
+        // Compat's size as a ceiling never shortens what the summary
+        // states (its ranges), nor drops a row of rule 5: those cost what
+        // they cost, the other rows fit in what is left.
+        if !g.ceiling && crate::tokens::count(overhead(&summary).as_bytes()) * 2 > b {
             summary = st.render("rows", false, 0);
         }
         let docs: Vec<String> = (0..n).map(doc).collect();
+        if !g.ceiling {
+            held.fill(false);
+        }
+        let held_cost: usize = (0..n)
+            .filter(|&i| held[i])
+            .map(|i| crate::tokens::count(docs[i].as_bytes()) + 1)
+            .sum();
+        let b = b.saturating_sub(held_cost);
         let mut k = Keep::new(n);
         for i in 0..n {
+            if held[i] {
+                continue;
+            }
             if keep[i] {
                 k.set(i, if why[i].is_empty() { "rest" } else { why[i] });
+            } else if g.fill {
+                k.set(i, "rest");
             }
         }
         // Room for the note of error rows that may not fit.
-        let unfit_room = if why.contains(&"error") {
+        let unfit_room = if !g.ceiling && why.contains(&"error") {
             Unfit { errors: n }.said("rows").unwrap_or_default()
         } else {
             String::new()
@@ -380,6 +423,9 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
             &overhead(&format!("{summary}; {unfit_room}")),
         );
         keep = k.flags();
+        for (k, h) in keep.iter_mut().zip(&held) {
+            *k |= h;
+        }
         // The first marker says how many error rows the budget left out.
         if let Some(said) = unfit.said("rows") {
             summary = format!("{said}; {summary}");
@@ -425,6 +471,8 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
         spans,
         distinct,
         ranked: ranked.map(|r| r.0),
+        terse: budget.is_some(),
+        ceiling: budget.is_some() && g.ceiling,
     }
 }
 

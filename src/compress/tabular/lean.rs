@@ -52,6 +52,15 @@ pub(crate) struct Grid<'a> {
     /// Whether a row can carry an error (a listing's file names do not:
     /// `libgpg-error.so` is a file, not a failure).
     pub errors: bool,
+    /// Whether rows the rules did not choose fill what a budget leaves,
+    /// in order (a ceiling from compat's size, not the user's budget: a
+    /// data dictionary over it loses a few rows, not all but its ends).
+    pub fill: bool,
+    /// Whether a budget is compat's size (issue 40 rule 8), not the
+    /// user's: it never drops a row of rule 5 (an error, an extreme, a
+    /// state other than the default, a row unlike the others) nor
+    /// shortens the table's summary.
+    pub ceiling: bool,
 }
 
 /// The line that states what held for every row of a cut table, on its
@@ -79,6 +88,8 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         .ok()
         .and_then(super::markdown::parse)
     {
+        // Compat reads a Markdown table as text: its view is no cut of
+        // the table to be held to.
         return super::markdown::lean_markdown(input.body, &t, input.query, input.budget).ok_or(NO);
     }
     let parsed;
@@ -90,14 +101,16 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         }
     };
     if let Some(t) = t {
-        return lean_dsv(input.body, t, input.query, input.budget).ok_or(NO);
+        let cut = |budget, ceiling| lean_dsv(input.body, t, input.query, budget, ceiling);
+        let compat = || super::ceiling::compat_room(input.body, t, input.query);
+        return super::ceiling::within_compat(input.body, input.budget, cut, compat).ok_or(NO);
     }
     let Ok(text) = std::str::from_utf8(input.body) else {
         // A Latin-1 or Windows-1252 export, read in that encoding; the
         // view is UTF-8 (the original is stored as it was).
         let text = crate::compress::shared::clean::windows_1252(input.body);
         if let Some(t) = table::parse_text(&text) {
-            return lean_dsv(text.as_bytes(), &t, input.query, input.budget).ok_or(NO);
+            return lean_dsv(text.as_bytes(), &t, input.query, input.budget, false).ok_or(NO);
         }
         return lean_aligned(&text, input.query, LEAN_TAIL, input.budget).ok_or(NO);
     };
@@ -192,6 +205,8 @@ pub(crate) fn lean_aligned(
         tail,
         top: TOP_ROWS,
         errors: true,
+        fill: false,
+        ceiling: false,
     };
     let cut = lean_cut(&g, query, budget);
     // Every line that is not a data row stays; rows follow the cut.
@@ -265,11 +280,19 @@ fn after_preamble(plain: &[&str]) -> Option<table::aligned::Aligned> {
     })
 }
 
-/// A CSV, TSV or Markdown table cut by the lean rules.
-fn lean_dsv(input: &[u8], t: &Table<'_>, query: &str, budget: Option<usize>) -> Option<Compressed> {
+/// A CSV, TSV or Markdown table cut by the lean rules; under a
+/// `ceiling` (the budget is compat's size, [`super::ceiling::within_compat`]) a short or
+/// small one too, and a reference table's other rows fill the budget.
+pub(super) fn lean_dsv(
+    input: &[u8],
+    t: &Table<'_>,
+    query: &str,
+    budget: Option<usize>,
+    ceiling: bool,
+) -> Option<Compressed> {
     let hr = t.header_rows();
     let n = t.rows.len();
-    if n < hr + LEAN_MIN_ROWS || input.len() < LEAN_MIN_BYTES {
+    if n <= hr || (!ceiling && (n < hr + LEAN_MIN_ROWS || input.len() < LEAN_MIN_BYTES)) {
         return None;
     }
     let width = t.rows.row(0).len();
@@ -297,6 +320,9 @@ fn lean_dsv(input: &[u8], t: &Table<'_>, query: &str, budget: Option<usize>) -> 
         tail: LEAN_TAIL,
         top: 1,
         errors: true,
+        // A data table's rows stay chosen by value.
+        fill: ceiling && key.is_some(),
+        ceiling,
     };
     let cut = lean_cut(&g, query, budget);
     let mut out: Vec<Out> = (0..hr).map(Out::Row).collect();
@@ -360,7 +386,53 @@ mod tests {
 
     fn csv(text: &str) -> String {
         let t = table::parse(text.as_bytes()).unwrap();
-        String::from_utf8(lean_dsv(text.as_bytes(), &t, "", None).unwrap().bytes).unwrap()
+        String::from_utf8(
+            lean_dsv(text.as_bytes(), &t, "", None, false)
+                .unwrap()
+                .bytes,
+        )
+        .unwrap()
+    }
+
+    /// A gap of two wide rows is a marker (it costs less than they do);
+    /// a gap's few repeated times are its span, not a list with counts.
+    #[test]
+    fn wide_gaps_are_markers_and_their_times_a_span() {
+        let mut s = String::from("LineId,Time,Level,Content\n");
+        for i in 0..300 {
+            let level = if i % 3 == 0 { "error" } else { "notice" };
+            s.push_str(&format!(
+                "{i},2021-03-01 10:{:02}:{:02},{level},worker {} found child {} in scoreboard slot {}\n",
+                i / 60,
+                i / 4 % 60,
+                i % 5,
+                6000 + i,
+                i % 11
+            ));
+        }
+        let out = csv(&s);
+        assert!(out.contains("\n\u{2026} 2 rows elided (caveman)"), "{out}");
+        assert!(!out.contains("\n4,2021-03-01"), "{out}");
+        let mut s = String::from("LineId,Time,Level,Content\n");
+        for i in 0..300 {
+            let level = if i % 8 == 0 { "error" } else { "notice" };
+            s.push_str(&format!(
+                "{i},2021-03-01 10:{:02}:{:02},{level},worker {} found child {}\n",
+                i / 24 % 60,
+                i / 3 % 8,
+                i % 5,
+                6000 + i
+            ));
+        }
+        let out = csv(&s);
+        let gap = out
+            .lines()
+            .find(|l| l.starts_with("\u{2026} 7 rows elided"))
+            .expect("a gap of seven rows");
+        assert!(!gap.contains("\u{d7}"), "{gap}");
+        if gap.contains("Time:") {
+            assert!(gap.contains(" \u{2192} "), "{gap}");
+        }
     }
 
     #[test]

@@ -155,6 +155,8 @@ pub(crate) fn lean_listing(text: &str, query: &str, budget: Option<usize>) -> Op
         tail: LEAN_TAIL,
         top: super::lean::TOP_ROWS,
         errors: false,
+        fill: false,
+        ceiling: false,
     };
     let mut cut = lean_cut(&g, query, budget);
     // Each directory shows its first entry, and a directory's gap of one

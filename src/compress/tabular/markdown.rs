@@ -190,6 +190,8 @@ pub(super) fn lean_markdown(
         tail: LEAN_TAIL,
         top: 1,
         errors: true,
+        fill: false,
+        ceiling: false,
     };
     let cut = lean_cut(&g, query, budget);
     let view = t.render(&cut.keep, Some(&lean_summary(&cut.summary)), |run| {

@@ -2,6 +2,8 @@
 //! 001_09701529cdd52f66.txt, completed by spec/tabular.md (compat); the
 //! lean rules for every table, CSV to `kubectl get`, are in [`lean`].
 
+mod ceiling;
+
 mod columns;
 
 mod cut;

@@ -7,7 +7,9 @@
 use crate::table::quantity;
 
 /// A table of at most this many tokens is read whole, whatever it holds
-/// (a sample and its markers would cost about what the rows do).
+/// (a sample and its markers would cost about what the rows do), unless
+/// compat's cut of it is smaller (issue 40 rule 8: `lean::within_compat`
+/// cuts it within that size).
 pub(super) const SMALL_TOKENS: usize = 2000;
 /// A table of at most this many data rows (a benchmark's results, a
 /// short report) is read whole within [`SHORT_TOKENS`].
@@ -68,7 +70,7 @@ fn reference_key(width: usize, cells: &[Vec<&str>]) -> Option<usize> {
 /// Bytes of a table whose tokens are counted: a larger table exceeds
 /// every threshold of reading whole (its count would be spent for
 /// nothing).
-const COUNTED_BYTES: usize = 64 * 1024;
+pub(super) const COUNTED_BYTES: usize = 64 * 1024;
 
 /// The tokens of a table's text, or `usize::MAX` past [`COUNTED_BYTES`].
 pub(super) fn tokens(text: &[u8]) -> usize {

@@ -360,6 +360,10 @@ pub enum Mode {
     Enumerate,
     /// Only a value every unit shares.
     Constant,
+    /// As `Normal`, but dates are always a span, even a few repeated ones
+    /// (a gap between kept rows: its few times listed with counts cost
+    /// more than the span and say less).
+    Span,
 }
 
 /// A value can be stated in an enumeration as it is.

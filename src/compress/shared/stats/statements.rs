@@ -83,7 +83,7 @@ impl Stats<'_> {
                 continue;
             }
             // Dates as a span, unless they are a few categories.
-            if f.dated() && (f.many || !f.categorical()) {
+            if f.dated() && (f.many || !f.categorical() || mode == Mode::Span) {
                 if let Some(span) = f.dates.span() {
                     many.push((fi, format!("{name}: {span}{}", blanks(f, ", "))));
                 }
