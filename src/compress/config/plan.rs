@@ -390,9 +390,9 @@ fn repeats(tree: &Tree<'_>, why: &mut [Option<Why>]) {
         }
         match seen.get(&text) {
             Some(&first)
-                if !tree.ancestors(id).any(|a| a == first)
-                    && !gone(tree, why, first)
-                    && !(defines(tree, id) && in_kept_record(id)) =>
+                if !(tree.ancestors(id).any(|a| a == first)
+                    || gone(tree, why, first)
+                    || defines(tree, id) && in_kept_record(id)) =>
             {
                 why[id] = Some(Why::Repeat(first));
             }
