@@ -22,6 +22,8 @@ mod lean_answers;
 mod lean_budget_errors;
 #[path = "integration/lean_code.rs"]
 mod lean_code;
+#[path = "integration/lean_doc_size.rs"]
+mod lean_doc_size;
 #[path = "integration/lean_docs.rs"]
 mod lean_docs;
 #[path = "integration/lean_json_size.rs"]

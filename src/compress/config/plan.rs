@@ -5,9 +5,12 @@
 //! - comments, which fold to one marker per section (a top-level key, a
 //!   job of a large top-level mapping, a `[table]`; the whole of a flat
 //!   file) when they are long enough to pay for it;
-//! - a YAML subtree that repeats an earlier one line for line (and names
-//!   no defining key: no `name`, `image`, `run`, …), which becomes a
-//!   marker naming the earlier copy;
+//! - a YAML subtree that repeats an earlier one line for line, which
+//!   becomes a marker naming the earlier copy by its path; one that names
+//!   a defining key (`name`, `image`, `run`, `script`, …) only when it is
+//!   a block of some size (a repeated install step with its scripts), not
+//!   a short step a reader follows in place, nor inside a member of a
+//!   list of records shortened below (a failing pod stays whole);
 //! - the middle of a long list of one-line values whose key does not
 //!   define the thing (a lint `ignore` list, not `dependencies`), which
 //!   keeps its first values, its last, and any with an error word or a
@@ -43,6 +46,10 @@ const RECORD_LINES: usize = 4;
 const RECORD_LIKE_PCT: usize = 80;
 /// A subtree must have this many lines to be folded as a repeat.
 const REPEAT_LINES: usize = 3;
+/// A repeated subtree with a defining key must have this many lines to
+/// fold: its marker (about twenty tokens) then replaces several times its
+/// size, and the copy it names holds every key and value.
+const REPEAT_DEFINING_LINES: usize = 6;
 
 /// Keys whose lists define the thing: never shortened.
 const PROTECTED: [&str; 24] = [
@@ -354,9 +361,18 @@ fn gone(tree: &Tree<'_>, why: &[Option<Why>], id: usize) -> bool {
     why[id].is_some() || tree.ancestors(id).any(|a| why[a].is_some())
 }
 
-/// Subtrees that repeat an earlier one line for line.
+/// Subtrees that repeat an earlier one line for line. One with a
+/// defining key inside a member of a list the records rule shortened (a
+/// failing pod, kept for its status) stays: that member is shown whole.
 fn repeats(tree: &Tree<'_>, why: &mut [Option<Why>]) {
     let mut seen: FxHashMap<String, usize> = FxHashMap::default();
+    let shortened = |kids: &[usize]| kids.iter().any(|&c| why[c] == Some(Why::Record));
+    let short: Vec<bool> = tree.nodes.iter().map(|n| shortened(&n.children)).collect();
+    let short_root = shortened(&tree.roots);
+    let in_kept_record = |id: usize| {
+        tree.ancestors(id)
+            .any(|a| tree.nodes[a].item && tree.nodes[a].parent.map_or(short_root, |p| short[p]))
+    };
     for id in 0..tree.nodes.len() {
         let node = &tree.nodes[id];
         if node.children.is_empty()
@@ -364,7 +380,7 @@ fn repeats(tree: &Tree<'_>, why: &mut [Option<Why>]) {
             || !tree.detachable(id)
             || tree.content_lines(id) < REPEAT_LINES
             || gone(tree, why, id)
-            || defines(tree, id)
+            || tree.content_lines(id) < REPEAT_DEFINING_LINES && defines(tree, id)
         {
             continue;
         }
@@ -373,7 +389,11 @@ fn repeats(tree: &Tree<'_>, why: &mut [Option<Why>]) {
             continue;
         }
         match seen.get(&text) {
-            Some(&first) if !tree.ancestors(id).any(|a| a == first) && !gone(tree, why, first) => {
+            Some(&first)
+                if !(tree.ancestors(id).any(|a| a == first)
+                    || gone(tree, why, first)
+                    || defines(tree, id) && in_kept_record(id)) =>
+            {
                 why[id] = Some(Why::Repeat(first));
             }
             Some(_) => {}
@@ -666,5 +686,22 @@ mod tests {
         );
         let v = view(&src, true);
         assert!(v.contains("  - os: b\n  # \u{2026} x: 9 lines elided (caveman) \u{2026} the same as groups[0].x"), "{v}");
+    }
+
+    #[test]
+    fn a_repeated_block_of_scripts_names_its_first_copy_and_a_short_step_stays() {
+        let block = "  - id: install\n    exec:\n      validate:\n        script: \"[ -x /opt/agent/bin/agent ] && exit 100 || exit 101\"\n        interpreter: SHELL\n      enforce:\n        script: curl -sSO https://example.com/add-repo.sh; sudo bash add-repo.sh --also-install\n        interpreter: SHELL\n";
+        let group = |os: &str| {
+            format!("- os: {os}\n  resources:\n  - id: wait\n    timeout: {os}\n{block}")
+        };
+        let src = format!("groups:\n{}{}", group("a"), group("b"));
+        let v = view(&src, true);
+        assert!(
+            v.ends_with("- os: b\n  resources:\n  - id: wait\n    timeout: b\n  # \u{2026} 8 lines elided (caveman) \u{2026} the same as groups[0].resources[1]"),
+            "{v}"
+        );
+        let step = "    - name: Checkout\n      uses: actions/checkout@v4\n      with:\n        fetch-depth: 0\n";
+        let src = format!("jobs:\n  a:\n    steps:\n{step}  b:\n    steps:\n{step}");
+        assert_eq!(view(&src, true), src.trim_end());
     }
 }

@@ -412,6 +412,10 @@ pub(super) fn render(dom: &Dom, root: Id) -> String {
                 }
             }
             ("dt" | "dd", _) => brk(&mut out, 2),
+            // A line break, not a paragraph's end: lines set with `<br>`
+            // (a list of links, an address, a poem) stay one block.
+            ("br", false) => brk(&mut out, 1),
+            ("br", true) => {}
             ("li", false) => {
                 brk(&mut out, 1);
                 out.prefix = Some("- ");

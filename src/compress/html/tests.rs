@@ -118,3 +118,22 @@ fn lean_chrome_nested_thousands_deep_is_judged_by_what_it_holds() {
     let out = String::from_utf8(extract(page.as_bytes(), true).unwrap()).unwrap();
     assert_eq!(out, story.trim());
 }
+
+#[test]
+fn lean_br_breaks_a_line_and_two_leave_a_blank_line() {
+    let links: String = (0..30)
+        .map(|k| format!("<a href=\"pkg-1.{k}.tar.gz\">pkg-1.{k}.tar.gz</a><br>\n"))
+        .collect();
+    let out = String::from_utf8(extract(links.as_bytes(), true).unwrap()).unwrap();
+    let want: Vec<String> = (0..30).map(|k| format!("pkg-1.{k}.tar.gz")).collect();
+    assert_eq!(out, want.join("\n"));
+    let page = format!(
+        "<html><body><main><p>{}</p><p>Ada Lovelace<br>12 Analytical Row<br><br>London</p></main></body></html>",
+        "Some words of prose here. ".repeat(40)
+    );
+    let out = String::from_utf8(extract(page.as_bytes(), true).unwrap()).unwrap();
+    assert!(
+        out.ends_with("\n\nAda Lovelace\n12 Analytical Row\n\nLondon"),
+        "{out}"
+    );
+}

@@ -146,7 +146,7 @@ impl<'a> Lines<'a> {
     }
 
     /// The lines of `r`, in order.
-    pub fn range(&self, r: Range<usize>) -> impl Iterator<Item = &'a str> + 'a {
+    pub fn range(&self, r: Range<usize>) -> impl Iterator<Item = &'a str> + Clone + 'a {
         let (rest, count) = if r.start < self.n {
             (&self.body[self.offset(self.line(r.start))..], r.len())
         } else {

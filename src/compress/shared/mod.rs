@@ -8,6 +8,7 @@ pub mod invariants;
 pub mod kinds;
 pub mod lean;
 pub mod lines;
+pub mod names;
 pub mod relevance;
 pub mod robust;
 pub mod runsum;

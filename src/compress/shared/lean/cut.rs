@@ -87,8 +87,12 @@ const MARKER_WORDS: usize = 4;
 /// What a run of lines without fields holds: its lines' first words
 /// (after a leading timestamp) with their counts, most frequent first
 /// (`first words: status×40 install×8`); empty when a word holds a
-/// credential or no line has a word.
-fn first_words<'a>(lines: impl Iterator<Item = &'a str>) -> String {
+/// credential or no line has a word. Names state their pattern instead.
+fn first_words<'a>(lines: impl Iterator<Item = &'a str> + Clone) -> String {
+    let names = super::super::names::pattern(lines.clone(), SUMMARY_ROOM);
+    if !names.is_empty() {
+        return names;
+    }
     let mut words: Vec<(&str, usize)> = Vec::new();
     let mut wordless = 0;
     for l in lines {

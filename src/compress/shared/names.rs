@@ -1,0 +1,154 @@
+//! What a run of names shares: lines that are each one word (file
+//! names, paths, URLs, package files of an index) cut at `/` and `-`
+//! into the same fields, stated as one pattern whose varying fields list
+//! their values (`../dist/{pkg|pkg_full}-{1.0 1.1 … (+9)}-{cp39|cp310}`).
+//! The pattern is a fact of every line of the run: each line is the
+//! pattern with one of each field's values, and each value is some line's.
+//! A name that holds a credential (`user:password@` in a URL, a token)
+//! leaves the run unstated.
+
+use rustc_hash::FxHashSet;
+
+use super::secrets::holds_credential;
+
+/// Lines a run must have for a pattern to say more than the lines.
+const MIN_NAMES: usize = 4;
+/// A name longer than this (bytes) is not a name.
+const MAX_NAME: usize = 300;
+/// Values a varying field lists whole; past this, its first
+/// [`SHOWN_VALUES`] and how many more.
+const ALL_VALUES: usize = 6;
+const SHOWN_VALUES: usize = 4;
+/// Fields a pattern has at most.
+const MAX_FIELDS: usize = 16;
+
+/// Whether `c` separates two fields of a name.
+fn separator(c: char) -> bool {
+    c == '/' || c == '-'
+}
+
+/// The pattern of the run's names, at most `room` bytes (past it, each
+/// varying field only counts its values); empty when a line is not one
+/// word, the lines do not share their separators, fewer than
+/// [`MIN_NAMES`] lines, or a name holds a credential.
+pub(crate) fn pattern<'a>(lines: impl Iterator<Item = &'a str>, room: usize) -> String {
+    // The separators of the first name, and each field's distinct
+    // values in order of first appearance.
+    let mut seps: Option<Vec<char>> = None;
+    let mut fields: Vec<Vec<&'a str>> = Vec::new();
+    let mut seen: Vec<FxHashSet<&'a str>> = Vec::new();
+    let mut n = 0usize;
+    for line in lines {
+        let name = line.trim();
+        if name.is_empty() {
+            continue;
+        }
+        if name.len() > MAX_NAME || name.contains(char::is_whitespace) || holds_credential(name) {
+            return String::new();
+        }
+        let these: Vec<char> = name.chars().filter(|&c| separator(c)).collect();
+        match &seps {
+            None => {
+                if these.is_empty() || these.len() >= MAX_FIELDS {
+                    return String::new();
+                }
+                fields = vec![Vec::new(); these.len() + 1];
+                seen = vec![FxHashSet::default(); these.len() + 1];
+                seps = Some(these);
+            }
+            Some(s) if *s != these => return String::new(),
+            Some(_) => {}
+        }
+        for (k, v) in name.split(separator).enumerate() {
+            if seen[k].insert(v) {
+                fields[k].push(v);
+            }
+        }
+        n += 1;
+    }
+    let Some(seps) = seps else {
+        return String::new();
+    };
+    if n < MIN_NAMES {
+        return String::new();
+    }
+    for whole in [true, false] {
+        let mut s = String::from("names ");
+        for (k, values) in fields.iter().enumerate() {
+            if k > 0 {
+                s.push(seps[k - 1]);
+            }
+            s.push_str(&field(values, whole));
+        }
+        if s.len() <= room {
+            return s;
+        }
+    }
+    String::new()
+}
+
+/// One field of the pattern: its value when all lines share it, else
+/// `{a|b|c}`, or `{a b c d … (+N)}` (`whole`), or `{N values}`.
+fn field(values: &[&str], whole: bool) -> String {
+    match values {
+        [one] => (*one).to_string(),
+        _ if !whole => format!("{{{} values}}", values.len()),
+        _ if values.len() <= ALL_VALUES => format!("{{{}}}", values.join("|")),
+        _ => format!(
+            "{{{} \u{2026} (+{})}}",
+            values[..SHOWN_VALUES].join(" "),
+            values.len() - SHOWN_VALUES
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pattern;
+
+    #[test]
+    fn a_package_index_states_each_field_and_its_values() {
+        let mut names = Vec::new();
+        for pkg in ["mmcv", "mmcv_full"] {
+            for v in ["1.6.0", "1.6.1", "1.6.2", "1.7.0", "1.7.1", "1.7.2"] {
+                for py in ["cp38", "cp39"] {
+                    for plat in ["manylinux1_x86_64.whl", "win_amd64.whl"] {
+                        names.push(format!("../torch1.12.0/{pkg}-{v}-{py}-{py}-{plat}"));
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            pattern(names.iter().map(String::as_str), 200),
+            "names ../torch1.12.0/{mmcv|mmcv_full}-{1.6.0|1.6.1|1.6.2|1.7.0|1.7.1|1.7.2}-{cp38|cp39}-{cp38|cp39}-{manylinux1_x86_64.whl|win_amd64.whl}"
+        );
+        assert_eq!(
+            pattern(names.iter().map(String::as_str), 80),
+            "names ../torch1.12.0/{2 values}-{6 values}-{2 values}-{2 values}-{2 values}"
+        );
+        let more: Vec<String> = (0..9).map(|k| format!("dist/app-1.{k}.tar.gz")).collect();
+        assert_eq!(
+            pattern(more.iter().map(String::as_str), 200),
+            "names dist/app-{1.0.tar.gz 1.1.tar.gz 1.2.tar.gz 1.3.tar.gz \u{2026} (+5)}"
+        );
+    }
+
+    #[test]
+    fn prose_mixed_shapes_few_lines_and_secrets_say_nothing() {
+        let say = |l: &[&str]| pattern(l.iter().copied(), 200);
+        assert_eq!(say(&["a-1", "a-2", "a b-3", "a-4"]), "");
+        assert_eq!(say(&["a-1", "a/2", "a-3", "a-4"]), "");
+        assert_eq!(say(&["a-1", "a-2", "a-3"]), "");
+        assert_eq!(say(&["plain", "words", "only", "here"]), "");
+        assert_eq!(
+            say(&[
+                "https://u:hunter22@db/a-1",
+                "https://u:hunter22@db/a-2",
+                "https://u:hunter22@db/a-3",
+                "https://u:hunter22@db/a-4"
+            ]),
+            ""
+        );
+        assert_eq!(say(&["a-1", "", "a-2", "a-3", "a-4"]), "names a-{1|2|3|4}");
+    }
+}
