@@ -49,6 +49,7 @@ fuzz_target!(|data: &[u8]| {
             Profile::Compat
         },
         budget: (selector & 128 != 0).then_some(200),
+        explain: false,
     };
     let out = engine::compress(body, &opts, store);
     if let (Some(_), Some(t)) = (&out.output, &out.report.transformed) {

@@ -240,9 +240,10 @@ pub(crate) fn lean_aligned(
         // dropped).
         let mut rows = run
             .clone()
-            .filter_map(|l| (row_of[l] != usize::MAX).then(|| row_of[l]));
+            .filter(|&l| row_of[l] != usize::MAX)
+            .map(|l| row_of[l]);
         let first = rows.next();
-        let last = rows.last().or(first);
+        let last = rows.next_back().or(first);
         let headers = run.clone().filter(|&l| again[l]).count();
         let note = (headers > 0).then(|| format!("{headers} header lines printed again"));
         let text = match (first, last) {
