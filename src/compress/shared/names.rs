@@ -1,7 +1,8 @@
 //! What a run of names shares: lines that are each one word (file
 //! names, paths, URLs, package files of an index) cut at `/` and `-`
 //! into the same fields, stated as one pattern whose varying fields list
-//! their values (`../dist/{pkg|pkg_full}-{1.0 1.1 … (+9)}-{cp39|cp310}`).
+//! their values (`../dist/{pkg|pkg_full}-{1.0|1.1|…}-{cp39|cp310}`, past 16 values
+//! the first 8 and how many more).
 //! The pattern is a fact of every line of the run: each line is the
 //! pattern with one of each field's values, and each value is some line's.
 //! A name that holds a credential (`user:password@` in a URL, a token)
@@ -17,8 +18,8 @@ const MIN_NAMES: usize = 4;
 const MAX_NAME: usize = 300;
 /// Values a varying field lists whole; past this, its first
 /// [`SHOWN_VALUES`] and how many more.
-const ALL_VALUES: usize = 6;
-const SHOWN_VALUES: usize = 4;
+const ALL_VALUES: usize = 16;
+const SHOWN_VALUES: usize = 8;
 /// Fields a pattern has at most.
 const MAX_FIELDS: usize = 16;
 
@@ -28,7 +29,7 @@ fn separator(c: char) -> bool {
 }
 
 /// The pattern of the run's names, at most `room` bytes (past it, each
-/// varying field only counts its values); empty when a line is not one
+/// varying field lists fewer of its values, then only counts them); empty when a line is not one
 /// word, the lines do not share their separators, fewer than
 /// [`MIN_NAMES`] lines, or a name holds a credential.
 pub(crate) fn pattern<'a>(lines: impl Iterator<Item = &'a str>, room: usize) -> String {
@@ -72,13 +73,15 @@ pub(crate) fn pattern<'a>(lines: impl Iterator<Item = &'a str>, room: usize) -> 
     if n < MIN_NAMES {
         return String::new();
     }
-    for whole in [true, false] {
+    // Every value of a field up to 16, then up to 6 (the first 4 past
+    // it), then counts only: the richest that fits.
+    for lists in [Some((ALL_VALUES, SHOWN_VALUES)), Some((6, 4)), None] {
         let mut s = String::from("names ");
         for (k, values) in fields.iter().enumerate() {
             if k > 0 {
                 s.push(seps[k - 1]);
             }
-            s.push_str(&field(values, whole));
+            s.push_str(&field(values, lists));
         }
         if s.len() <= room {
             return s;
@@ -88,16 +91,17 @@ pub(crate) fn pattern<'a>(lines: impl Iterator<Item = &'a str>, room: usize) -> 
 }
 
 /// One field of the pattern: its value when all lines share it, else
-/// `{a|b|c}`, or `{a b c d … (+N)}` (`whole`), or `{N values}`.
-fn field(values: &[&str], whole: bool) -> String {
-    match values {
-        [one] => (*one).to_string(),
-        _ if !whole => format!("{{{} values}}", values.len()),
-        _ if values.len() <= ALL_VALUES => format!("{{{}}}", values.join("|")),
-        _ => format!(
+/// `{a|b|c}` (at most `all` values), or `{a b c d … (+N)}` (its first
+/// `shown`), or `{N values}` (`lists` is `None`).
+fn field(values: &[&str], lists: Option<(usize, usize)>) -> String {
+    match (values, lists) {
+        ([one], _) => (*one).to_string(),
+        (_, None) => format!("{{{} values}}", values.len()),
+        (_, Some((all, _))) if values.len() <= all => format!("{{{}}}", values.join("|")),
+        (_, Some((_, shown))) => format!(
             "{{{} \u{2026} (+{})}}",
-            values[..SHOWN_VALUES].join(" "),
-            values.len() - SHOWN_VALUES
+            values[..shown].join(" "),
+            values.len() - shown
         ),
     }
 }
@@ -126,10 +130,18 @@ mod tests {
             pattern(names.iter().map(String::as_str), 80),
             "names ../torch1.12.0/{2 values}-{6 values}-{2 values}-{2 values}-{2 values}"
         );
-        let more: Vec<String> = (0..9).map(|k| format!("dist/app-1.{k}.tar.gz")).collect();
+        // Up to 16 values are listed whole (which versions exist is the
+        // question an index answers); past that, the first 8 and a count.
+        let more: Vec<String> = (0..13).map(|k| format!("dist/app-1.{k}.whl")).collect();
         assert_eq!(
             pattern(more.iter().map(String::as_str), 200),
-            "names dist/app-{1.0.tar.gz 1.1.tar.gz 1.2.tar.gz 1.3.tar.gz \u{2026} (+5)}"
+            "names dist/app-{1.0.whl|1.1.whl|1.2.whl|1.3.whl|1.4.whl|1.5.whl|1.6.whl|1.7.whl\
+             |1.8.whl|1.9.whl|1.10.whl|1.11.whl|1.12.whl}"
+        );
+        let most: Vec<String> = (0..20).map(|k| format!("d/a-{k}")).collect();
+        assert_eq!(
+            pattern(most.iter().map(String::as_str), 200),
+            "names d/a-{0 1 2 3 4 5 6 7 \u{2026} (+12)}"
         );
     }
 

@@ -89,7 +89,9 @@ const MARKER_WORDS: usize = 4;
 /// (`first words: status×40 install×8`); empty when a word holds a
 /// credential or no line has a word. Names state their pattern instead.
 fn first_words<'a>(lines: impl Iterator<Item = &'a str> + Clone) -> String {
-    let names = super::super::names::pattern(lines.clone(), SUMMARY_ROOM);
+    // A pattern lists which names exist (an index's versions): room for
+    // three summaries.
+    let names = super::super::names::pattern(lines.clone(), 3 * SUMMARY_ROOM);
     if !names.is_empty() {
         return names;
     }
