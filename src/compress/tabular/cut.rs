@@ -122,7 +122,10 @@ impl LeanCut<'_> {
             st.unit();
             add_row(&mut st, j, &self.cells[i], &self.names, &self.numeric);
         }
-        let shared = st.render_shared(room, |f: &Field<'_>| {
+        // Under a ceiling, what the marker leaves out goes uncounted (the
+        // retrieve line has it): `; (+1 more)` on every gap costs tokens
+        // and says nothing.
+        let shared = st.render_shared(room, !self.ceiling, |f: &Field<'_>| {
             match self.names.iter().position(|n| n.trim() == f.name) {
                 // A run's dates are its span.
                 Some(c) if Some(c) == self.ranked => Mode::Skip,
@@ -134,14 +137,7 @@ impl LeanCut<'_> {
                 None => Mode::Skip,
             }
         });
-        // Under a ceiling, what the marker leaves out goes uncounted (the
-        // retrieve line has it): `; (+1 more)` on every gap costs tokens
-        // and says nothing.
-        let shared = match shared.rfind("; (+") {
-            Some(at) if self.ceiling && shared.ends_with(" more)") => &shared[..at],
-            _ => shared.as_str(),
-        };
-        noted((!shared.is_empty()).then_some(shared))
+        noted((!shared.is_empty()).then_some(shared.as_str()))
     }
 
     /// The columns whose values in `run` vary most (at most

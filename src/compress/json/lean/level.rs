@@ -30,6 +30,22 @@ pub(crate) struct Level {
 }
 
 impl Level {
+    /// A budget level: `head` and `tail` representatives, no holders,
+    /// rare values or identifiers, `room` bytes of summary, `errors`
+    /// error elements per array.
+    const fn bare(head: usize, tail: usize, room: usize, errors: usize) -> Level {
+        Level {
+            head,
+            tail,
+            holders: false,
+            rare: false,
+            ids: false,
+            room: Some(room),
+            errors,
+            nest: true,
+        }
+    }
+
     pub(crate) const ALL: [Level; 8] = [
         Level {
             head: HEAD,
@@ -51,66 +67,12 @@ impl Level {
             errors: usize::MAX,
             nest: true,
         },
-        Level {
-            head: 1,
-            tail: 1,
-            holders: false,
-            rare: false,
-            ids: false,
-            room: Some(1200),
-            errors: usize::MAX,
-            nest: true,
-        },
-        Level {
-            head: 1,
-            tail: 1,
-            holders: false,
-            rare: false,
-            ids: false,
-            room: Some(600),
-            errors: usize::MAX,
-            nest: true,
-        },
-        Level {
-            head: 1,
-            tail: 0,
-            holders: false,
-            rare: false,
-            ids: false,
-            room: Some(200),
-            errors: usize::MAX,
-            nest: true,
-        },
-        Level {
-            head: 0,
-            tail: 0,
-            holders: false,
-            rare: false,
-            ids: false,
-            room: Some(80),
-            errors: 16,
-            nest: true,
-        },
-        Level {
-            head: 0,
-            tail: 0,
-            holders: false,
-            rare: false,
-            ids: false,
-            room: Some(0),
-            errors: 3,
-            nest: true,
-        },
-        Level {
-            head: 0,
-            tail: 0,
-            holders: false,
-            rare: false,
-            ids: false,
-            room: Some(0),
-            errors: 0,
-            nest: true,
-        },
+        Level::bare(1, 1, 1200, usize::MAX),
+        Level::bare(1, 1, 600, usize::MAX),
+        Level::bare(1, 0, 200, usize::MAX),
+        Level::bare(0, 0, 80, 16),
+        Level::bare(0, 0, 0, 3),
+        Level::bare(0, 0, 0, 0),
     ];
 }
 

@@ -278,7 +278,7 @@ impl<'a> Stats<'a> {
             .cloned()
             .chain(stated.iter().map(|(_, t)| t.clone()))
             .collect();
-        let (text, fit) = join_counted(head, &texts, room);
+        let (text, fit) = join_counted(head, &texts, room, true);
         let shed = stated
             .iter()
             .skip(fit.saturating_sub(first.len()))
@@ -299,8 +299,15 @@ impl<'a> Stats<'a> {
 
     /// What held for the units, without the total or the fields, each
     /// field spoken of as `mode` says (a run of rows, say, whose fields
-    /// are read against the whole table's); empty when nothing fits.
-    pub fn render_shared(&self, room: usize, mode: impl Fn(&Field<'_>) -> Mode) -> String {
+    /// are read against the whole table's); empty when nothing fits. The
+    /// sections that did not fit are counted (`; (+3 more)`) when
+    /// `count_rest`.
+    pub fn render_shared(
+        &self,
+        room: usize,
+        count_rest: bool,
+        mode: impl Fn(&Field<'_>) -> Mode,
+    ) -> String {
         let sections: Vec<String> = self
             .statements_of(self.units, &mode)
             .into_iter()
@@ -312,7 +319,7 @@ impl<'a> Stats<'a> {
         if first.len() > room {
             return String::new();
         }
-        join_within(first.clone(), rest, room)
+        join_counted(first.clone(), rest, room, count_rest).0
     }
 
     /// The field named `name`.

@@ -223,16 +223,24 @@ impl Stats<'_> {
 /// `room` bytes; a section that does not fit ends the text with how many
 /// more there were (`; (+3 more)`).
 pub(super) fn join_within(head: String, sections: &[String], room: usize) -> String {
-    join_counted(head, sections, room).0
+    join_counted(head, sections, room, true).0
 }
 
-/// [`join_within`], and how many sections fit.
-pub(super) fn join_counted(head: String, sections: &[String], room: usize) -> (String, usize) {
+/// [`join_within`] (without the count of the sections that did not fit
+/// unless `count_rest`), and how many sections fit.
+pub(super) fn join_counted(
+    head: String,
+    sections: &[String],
+    room: usize,
+    count_rest: bool,
+) -> (String, usize) {
     let mut out = head;
     for (i, s) in sections.iter().enumerate() {
         if out.len() + 2 + s.len() > room {
             // Said in words: a marker already ends with `…`.
-            out.push_str(&format!("; (+{} more)", sections.len() - i));
+            if count_rest {
+                out.push_str(&format!("; (+{} more)", sections.len() - i));
+            }
             return (out, i);
         }
         out.push_str("; ");
