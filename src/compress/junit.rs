@@ -48,16 +48,28 @@ struct Case {
     suite: Option<usize>,
 }
 
-/// The view, or `None` when `text` is not a JUnit report.
-pub(super) fn lean(text: &str, query: &str) -> Option<Compressed> {
+/// Whether `text` is a JUnit XML report: an XML declaration or the root
+/// first, the root (the first element after the declaration and
+/// comments, within [`ROOT_WITHIN`] bytes) a `<testsuites>` or
+/// `<testsuite>`, and a `<testcase>` in it. Lean detection names such a
+/// report by this same test.
+pub(crate) fn is_report(text: &str) -> bool {
     let head = text.trim_start();
     if !(head.starts_with("<?xml") || head.starts_with("<testsuite")) {
-        return None;
+        return false;
     }
-    let lead = &head[..head.len().min(ROOT_WITHIN)];
-    let root = lead.find("<testsuite")?;
-    // The root is the first element after the declaration and comments.
-    if lead[..root].contains("<t") || !text.contains("<testcase") {
+    let mut end = head.len().min(ROOT_WITHIN);
+    while !head.is_char_boundary(end) {
+        end -= 1;
+    }
+    let lead = &head[..end];
+    lead.find("<testsuite")
+        .is_some_and(|root| !lead[..root].contains("<t") && text.contains("<testcase"))
+}
+
+/// The view, or `None` when `text` is not a JUnit report.
+pub(super) fn lean(text: &str, query: &str) -> Option<Compressed> {
+    if !is_report(text) {
         return None;
     }
     let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();

@@ -14,7 +14,7 @@ mod doc;
 mod gitlog;
 mod html;
 pub mod json;
-mod junit;
+pub(crate) mod junit;
 mod log;
 mod repetition;
 mod search;

@@ -129,6 +129,63 @@ fn a_junit_report_keeps_its_failures_and_counts_the_rest() {
     assert!(view.len() * 3 < report.len(), "{view}");
 }
 
+/// A jest-style JUnit report (one testcase per line, names of every
+/// shape, a multi-line failure with escaped markup) is named test output
+/// by lean detection whatever its names look like, and its view is the
+/// failure: the report's header, the failing suite and testcase whole,
+/// the passing ones counted.
+#[test]
+fn a_junit_report_with_names_of_every_shape_is_read_as_a_report() {
+    let tc = TestCommand::new();
+    let mut seed: u64 = 7;
+    let mut word = |len: usize| -> String {
+        (0..len)
+            .map(|_| {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                b"abcdefghjkmnpqrstvwxz0123456789"[(seed >> 33) as usize % 31] as char
+            })
+            .collect()
+    };
+    let mut report = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"jest tests\" tests=\"200\" failures=\"1\" errors=\"0\" time=\"31.2\">\n",
+    );
+    for k in 0..10 {
+        let fails = k == 6;
+        report.push_str(&format!(
+            "  <testsuite name=\"src/{}.test.ts\" errors=\"0\" failures=\"{}\" skipped=\"0\" timestamp=\"2026-12-05T09:00:00\" time=\"1.{k}\" tests=\"20\">\n",
+            word(6),
+            u8::from(fails)
+        ));
+        for i in 0..20 {
+            if fails && i == 11 {
+                report.push_str("    <testcase classname=\"cart totals rounds half-even\" name=\"cart totals rounds half-even\" time=\"0.012\"><failure message=\"expect(received).toBe(expected)\">Error: expect(received).toBe(expected) // Object.is equality\n\nExpected: 10.02\nReceived: 10.03\n    at Object.&lt;anonymous&gt; (src/cart/totals.test.ts:88:27)</failure></testcase>\n");
+            } else {
+                let (a, b, c, d) = (word(6), word(8), word(6), word(8));
+                report.push_str(&format!(
+                    "    <testcase classname=\"{a} {b}\" name=\"{c} {d} works\" time=\"0.{i:03}\"></testcase>\n"
+                ));
+            }
+        }
+        report.push_str("  </testsuite>\n");
+    }
+    report.push_str("</testsuites>\n");
+    let detected = tc.run(&["detect", "--profile", "lean"], report.as_bytes());
+    assert_eq!(String::from_utf8_lossy(&detected.stdout), "log\n");
+    let (view, _) = lean(&tc, report.as_bytes());
+    for needle in [
+        "<testsuites name=\"jest tests\" tests=\"200\" failures=\"1\"",
+        "Expected: 10.02\nReceived: 10.03\n",
+        "(src/cart/totals.test.ts:88:27)</failure></testcase>",
+        "failures=\"1\" skipped=\"0\"",
+    ] {
+        assert!(view.contains(needle), "lost {needle}:\n{view}");
+    }
+    assert!(view.contains("testcases passed"), "{view}");
+    assert!(view.len() * 10 < report.len(), "{view}");
+}
+
 /// The tokens of a view, as the report counts them.
 fn after(r: &serde_json::Value) -> u64 {
     r["tokens_after"].as_u64().expect("tokens_after")

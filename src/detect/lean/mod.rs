@@ -5,7 +5,8 @@
 //! one per family of formats, each in its own module:
 //!
 //! 1. **decisive** recognisers, in order, the first that holds wins: JSON
-//!    and NDJSON, unified diffs, HTML documents, `git log`, a shebang;
+//!    and NDJSON, unified diffs, HTML documents, JUnit XML reports, `git
+//!    log`, a `terraform plan`, a shebang;
 //! 2. **line** recognisers: each that holds says how much of the sample it
 //!    explains (the share of non-blank lines that are its lines, 0–100),
 //!    and the one that explains most wins, ties in table order: CSV, TSV
@@ -97,6 +98,7 @@ const DECISIVE: &[(&str, Recognise)] = &[
     ("ndjson", structure::ndjson),
     ("diff", structure::diff),
     ("html", structure::html),
+    ("junit report", structure::junit_report),
     ("git log", structure::git_log),
     ("terraform plan", structure::terraform_plan),
     ("shebang", code_by_shebang),

@@ -193,6 +193,20 @@ pub(super) fn git_log<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
 /// terraform plan output: a resource's action comment over its
 /// `resource` line, and the plan's summary. Named terminal output (the
 /// terminal view reads it by its own rules).
+/// A JUnit XML report (`<testsuites>`/`<testsuite>` of `<testcase>`
+/// elements, as surefire, gotestsum, pytest and jest write them): test
+/// output, read by the log compressor's report view
+/// ([`crate::compress::junit`]), whatever its testcases' names look like.
+pub(super) fn junit_report<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
+    crate::compress::junit::is_report(ctx.text).then(|| {
+        Hit::new(
+            ContentType::Log,
+            "a JUnit XML test report: a <testsuites>/<testsuite> root of <testcase> elements",
+            100,
+        )
+    })
+}
+
 pub(super) fn terraform_plan<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
     crate::compress::terminal::terraform::is_plan(ctx.text).then(|| {
         Hit::new(
