@@ -43,6 +43,30 @@ pub(super) fn config<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
     )
 }
 
+/// Whether what reads as a key before `=` or `:` is a log record's head:
+/// a date and a time (`07.12.2026 14:02:11 [INFO] …`: a key starting in a
+/// digit with a space in it), or a source position (`history.go:56:
+/// [debug] …`, a time `14:02:11`: digits between two colons).
+fn log_record_head(t: &str) -> bool {
+    let Some(at) = t.find(['=', ':']) else {
+        return false;
+    };
+    let key = &t[..at];
+    if key.starts_with(|c: char| c.is_ascii_digit()) && key.contains(' ') {
+        return true;
+    }
+    let rest = &t.as_bytes()[at + 1..];
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    t.as_bytes()[at] == b':' && digits > 0 && rest.get(digits) == Some(&b':')
+}
+
+/// The level words a .NET console logger (`info: Category[7]`) and
+/// others begin a record with: keys of no config.
+const LEVEL_KEYS: [&str; 12] = [
+    "trce", "dbug", "info", "warn", "fail", "crit", "trace", "debug", "warning", "error", "fatal",
+    "critical",
+];
+
 /// TOML, INI, .env or properties: the rule and the lines it explains.
 fn ini_like(s: &Sample<'_>) -> Option<(&'static str, usize)> {
     let (mut sections, mut assigns, mut env, mut other, mut cont) = (0, 0, 0, 0, 0);
@@ -75,7 +99,11 @@ fn ini_like(s: &Sample<'_>) -> Option<(&'static str, usize)> {
         if SECTION.is_match(t.as_bytes()) && !indented {
             sections += 1;
             last_was_key = false;
-        } else if ASSIGN.is_match(t.as_bytes()) && !indented && !t.ends_with(':') {
+        } else if ASSIGN.is_match(t.as_bytes())
+            && !indented
+            && !t.ends_with(':')
+            && !log_record_head(t)
+        {
             assigns += 1;
             if ENV_LINE.is_match(t.as_bytes()) {
                 env += 1;
@@ -143,6 +171,7 @@ static YAML_KEY: LazyLock<Regex> = LazyLock::new(|| {
 /// YAML: the rule and the lines it explains.
 fn yaml_like(v: &str, s: &Sample<'_>) -> Option<(&'static str, usize)> {
     let mut keys = 0;
+    let mut levels = 0;
     let mut items = 0;
     let mut other = 0;
     let mut docs = 0;
@@ -182,6 +211,12 @@ fn yaml_like(v: &str, s: &Sample<'_>) -> Option<(&'static str, usize)> {
         }
         if YAML_KEY.is_match(l.as_bytes()) {
             keys += 1;
+            if indent == 0
+                && t.split_once(':')
+                    .is_some_and(|(k, _)| LEVEL_KEYS.contains(&k))
+            {
+                levels += 1;
+            }
             key_indent = Some(indent);
             flow = brackets(t.split_once(':').map_or("", |x| x.1)).max(0);
             let after = t.split_once(": ").map_or("", |x| x.1).trim();
@@ -204,7 +239,9 @@ fn yaml_like(v: &str, s: &Sample<'_>) -> Option<(&'static str, usize)> {
         }
     }
     let significant = keys + items + other;
-    if keys < 3 || keys * 2 < significant || other * 5 > significant {
+    // Most keys a level word: a log's records (`info: Microsoft.…[1]`
+    // over an indented message), not a mapping.
+    if keys < 3 || keys * 2 < significant || other * 5 > significant || levels * 2 > keys {
         return None;
     }
     let explained = keys + items + inner + comments + docs;

@@ -18,7 +18,7 @@ const MAX_PREAMBLE: usize = 3;
 /// part among prose).
 pub(super) fn delimited<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
     if let Some(t) = ctx.valid.and_then(crate::table::parse_text) {
-        if t.rows.len() >= MIN_ROWS && !prose::around_table(&ctx.sample) {
+        if t.rows.len() >= MIN_ROWS && !prose::around_table(&ctx.sample) && !splits_timestamps(&t) {
             let score = share(t.rows.len() + 1, ctx.sample.non_blank.max(1)).max(90);
             let parsed = if ctx.keep {
                 Parsed::Table(t)
@@ -49,6 +49,42 @@ pub(super) fn delimited<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
         }
     }
     markdown(ctx)
+}
+
+/// Rows of a CSV read to tell whether its commas split timestamps.
+const TIMESTAMP_ROWS: usize = 200;
+
+/// Whether a CSV's only comma is the decimal comma of its lines' leading
+/// timestamps (`2026-12-07 14:02:11,000 INFO …`: Python logging's default
+/// time, log4j's ISO8601): a log, not a two-column table. Most of its first
+/// rows (the header too) end their first cell in a time of day and start
+/// the second in three digits and a space.
+fn splits_timestamps(t: &crate::table::Table<'_>) -> bool {
+    if t.kind != crate::table::Kind::Csv {
+        return false;
+    }
+    let time = |c: &str| {
+        let b = c.as_bytes();
+        b.len() >= 8 && {
+            let b = &b[b.len() - 8..];
+            b.iter().enumerate().all(|(i, &x)| match i {
+                2 | 5 => x == b':',
+                _ => x.is_ascii_digit(),
+            })
+        }
+    };
+    let millis = |c: &str| {
+        let b = c.as_bytes();
+        b.len() > 4 && b[..3].iter().all(u8::is_ascii_digit) && b[3] == b' '
+    };
+    let rows = t.rows.len().min(TIMESTAMP_ROWS);
+    let split = (0..rows)
+        .filter(|&i| {
+            let r = t.rows.row(i);
+            r.get(0).is_some_and(time) && r.get(1).is_some_and(millis)
+        })
+        .count();
+    split * 5 >= rows * 4
 }
 
 /// A Markdown table's delimiter row: `---|---`, `|:--|--:|`.
@@ -148,5 +184,29 @@ mod tests {
         assert!(LS_ROW.is_match("drwxr-xr-x  2 root root 4096 Jan  1 a"));
         assert!(LS_ROW.is_match("-rw-r--r--\u{2003}1 \u{e9} x"));
         assert!(!LS_ROW.is_match("total 8"));
+    }
+
+    /// A log whose timestamps carry a decimal comma is no two-column CSV;
+    /// a real two-column CSV of times and counts still is a table.
+    #[test]
+    fn a_comma_before_the_milliseconds_splits_no_table() {
+        let log: String = (0..40)
+            .map(|i| {
+                format!(
+                    "2026-12-07 14:02:{:02},{:03} INFO [disk-monitor] host=db-{} usage={}%\n",
+                    i % 60,
+                    i * 7 % 1000,
+                    i % 5,
+                    40 + i % 50
+                )
+            })
+            .collect();
+        let t = crate::table::parse_text(&log).expect("reads as a CSV");
+        assert!(splits_timestamps(&t));
+        let csv: String = std::iter::once("time,count\n".to_string())
+            .chain((0..40).map(|i| format!("2026-12-07 14:02:{:02},{}\n", i % 60, i * 3)))
+            .collect();
+        let t = crate::table::parse_text(&csv).expect("a CSV");
+        assert!(!splits_timestamps(&t));
     }
 }
