@@ -156,3 +156,42 @@ fn the_whole_tables_summary_has_its_own_line_and_bare_decimals_their_zero() {
     assert!(second.contains("share=0.012..0.301"), "{v}");
     assert!(!v.contains("..."), "{v}");
 }
+
+/// A TSV printed without its header (`gh pr checks` piped): its first
+/// line is a row (counted, summarised), its columns named by position; a
+/// status named like a password is no column name hiding the statuses.
+#[test]
+fn a_headerless_tsv_counts_its_first_line_as_a_row() {
+    let tc = TestCommand::new();
+    let mut tsv = String::new();
+    for i in 0..150 {
+        let status = match i {
+            97 | 131 => "fail",
+            140 => "pending",
+            _ => "pass",
+        };
+        tsv.push_str(&format!(
+            "test (ubuntu-latest, 3.{}, part {}/4)\t{status}\t{}m{:02}s\thttps://github.com/acme/fastcsv/actions/runs/118{:08}/job/3{:08}\n",
+            9 + i % 4,
+            i % 4 + 1,
+            1 + i * 7 % 14,
+            i * 13 % 60,
+            i * 7919 % 99_999_999,
+            i * 104_729 % 99_999_999
+        ));
+    }
+    let r = tc.run(&["compress", "--profile", "lean"], tsv.as_bytes());
+    assert_eq!(r.code, 0, "{}", r.stderr_str());
+    let view = String::from_utf8(r.stdout).unwrap();
+    assert!(view.contains("150 total rows"), "{view}");
+    assert!(
+        view.contains("#2: pass\u{d7}147 fail\u{d7}2 pending\u{d7}1"),
+        "{view}"
+    );
+    for l in tsv
+        .lines()
+        .filter(|l| l.contains("\tfail\t") || l.contains("\tpending\t"))
+    {
+        assert!(view.contains(l), "lost {l}:\n{view}");
+    }
+}

@@ -177,10 +177,6 @@ pub(crate) fn lean_aligned(
     const LS: [&str; 9] = [
         "mode", "links", "owner", "group", "size", "month", "day", "time", "name",
     ];
-    const BY_POSITION: [&str; 16] = [
-        "#1", "#2", "#3", "#4", "#5", "#6", "#7", "#8", "#9", "#10", "#11", "#12", "#13", "#14",
-        "#15", "#16",
-    ];
     // Without a header, `ls -l`'s columns have their names; any other
     // table's are named by position (beyond the 16th, not summarised).
     let by_name: &[&str] = if super::listing::LS_ROW.is_match(plain[t.rows[0]]) {
@@ -281,6 +277,40 @@ fn after_preamble(plain: &[&str]) -> Option<table::aligned::Aligned> {
     })
 }
 
+/// The names of a header-less table's columns: their positions (beyond
+/// the 16th, none: not summarised).
+const BY_POSITION: [&str; 16] = [
+    "#1", "#2", "#3", "#4", "#5", "#6", "#7", "#8", "#9", "#10", "#11", "#12", "#13", "#14", "#15",
+    "#16",
+];
+
+/// Rows read to tell a header from data.
+const HEADER_ROWS_READ: usize = 1000;
+
+/// Whether a CSV's or TSV's first row is data, not a header: a cell of it
+/// holds a URL, or a word that is a frequent value of its column (in a
+/// tenth of the rows below or more: `pass` over 60 more `pass` is a
+/// status, not the column's name; a header printed again, the whole row
+/// repeated, does not count).
+fn first_row_is_data(t: &Table<'_>) -> bool {
+    if t.kind == table::Kind::Markdown || t.rows.len() < 3 {
+        return false;
+    }
+    let head = t.rows.row(0);
+    let rows = t.rows.len().min(HEADER_ROWS_READ);
+    let repeated = |i: usize| t.rows.row(i).iter().eq(head.iter());
+    let frequent = ((rows - 1) / 10).max(2);
+    head.iter().enumerate().any(|(c, cell)| {
+        let cell = cell.trim();
+        cell.contains("://")
+            || (cell.chars().any(char::is_alphabetic)
+                && (1..rows)
+                    .filter(|&i| t.rows.row(i).get(c).map(str::trim) == Some(cell) && !repeated(i))
+                    .nth(frequent - 1)
+                    .is_some())
+    })
+}
+
 /// A CSV, TSV or Markdown table cut by the lean rules; under a
 /// `ceiling` (the budget is compat's size, [`super::ceiling::within_compat`]) a short or
 /// small one too, and a reference table's other rows fill the budget.
@@ -291,7 +321,11 @@ pub(super) fn lean_dsv(
     budget: Option<usize>,
     ceiling: bool,
 ) -> Option<Compressed> {
-    let hr = t.header_rows();
+    // A table printed without its header (`gh pr checks` piped, a
+    // `--no-headers` listing) has its columns named by position and its
+    // first line counted as the row it is.
+    let headerless = first_row_is_data(t);
+    let hr = if headerless { 0 } else { t.header_rows() };
     let n = t.rows.len();
     if n <= hr || (!ceiling && (n < hr + LEAN_MIN_ROWS || input.len() < LEAN_MIN_BYTES)) {
         return None;
@@ -310,12 +344,17 @@ pub(super) fn lean_dsv(
     let (key, rows) = (plan.key, plan.rows);
     let g = Grid {
         // A byte-order mark is not part of the first column's name.
-        names: t
-            .rows
-            .row(0)
-            .iter()
-            .map(|n| n.trim_start_matches('\u{feff}'))
-            .collect(),
+        names: if headerless {
+            (0..width)
+                .map(|c| BY_POSITION.get(c).copied().unwrap_or(""))
+                .collect()
+        } else {
+            t.rows
+                .row(0)
+                .iter()
+                .map(|n| n.trim_start_matches('\u{feff}'))
+                .collect()
+        },
         row: Box::new(move |i| t.rows.row(hr + i).iter().collect()),
         rows: n - hr,
         tail: LEAN_TAIL,
