@@ -102,17 +102,72 @@ fn commented_setting(line: &str) -> bool {
     }
 }
 
+/// A remark over a key in a flat file is at most this many lines.
+const KEY_REMARK_LINES: usize = 2;
+/// ... of at most this many bytes each.
+const KEY_REMARK_BYTES: usize = 160;
+/// Remarks over keys stay while they take at most 1/this of the file.
+const KEY_REMARK_SHARE: usize = 3;
+
+/// Whether comment line `i` of a flat file (.env, .properties) is part of
+/// a short remark right above a key (`# Required since v3.0: …` over
+/// `REDIS_URL=`, `# --- Auth ---` over the section's first key): in a file
+/// with no sections, the comments are its documentation and its
+/// structure, and stay. Longer runs (a licence, a header) fold.
+fn documents_key(tree: &Tree<'_>, i: usize) -> bool {
+    let comment = |j: usize| tree.class[j] == Class::Comment;
+    let first = (0..=i)
+        .rev()
+        .take_while(|&j| comment(j))
+        .last()
+        .unwrap_or(i);
+    let end = (i..tree.lines.len()).find(|&j| !comment(j));
+    end.is_some_and(|e| {
+        matches!(tree.class[e], Class::Own(_))
+            && e - first <= KEY_REMARK_LINES
+            && (first..e).all(|j| tree.lines[j].len() <= KEY_REMARK_BYTES)
+    })
+}
+
+/// The remarks over keys of a flat file that stay ([`documents_key`]):
+/// all of them when they take at most 1/[`KEY_REMARK_SHARE`] of the
+/// file's bytes, else none (a comment over every key, the same words each
+/// time, is the file's bulk and folds).
+fn key_remarks(tree: &Tree<'_>) -> Vec<bool> {
+    if !tree.flat {
+        return Vec::new();
+    }
+    let marks: Vec<bool> = (0..tree.lines.len())
+        .map(|i| tree.class[i] == Class::Comment && documents_key(tree, i))
+        .collect();
+    let bytes = |keep: &dyn Fn(usize) -> bool| -> usize {
+        (0..tree.lines.len())
+            .filter(|&i| keep(i))
+            .map(|i| tree.lines[i].len() + 1)
+            .sum()
+    };
+    if bytes(&|i| marks[i]) * KEY_REMARK_SHARE <= bytes(&|_| true) {
+        marks
+    } else {
+        Vec::new()
+    }
+}
+
 /// Comments fold to one marker per section (with the blank lines between
 /// them), when they hold enough to pay for it; a section's first
 /// commented-out settings stay as lines.
 pub(super) fn comment_groups(tree: &Tree<'_>, plan: &mut Plan) {
     let mut sections: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
     let mut settings: Vec<(Option<usize>, usize)> = Vec::new();
+    let remarks = key_remarks(tree);
     for i in 0..tree.lines.len() {
         if tree.class[i] != Class::Comment
             || plan.group[i] != NONE
             || tree.lines[i].contains("(caveman)")
         {
+            continue;
+        }
+        if remarks.get(i).copied().unwrap_or(false) {
             continue;
         }
         if commented_setting(tree.lines[i]) {

@@ -205,11 +205,15 @@ fn shared_fields(tree: &Tree<'_>, run: &[usize], items: &[usize], said: &str) ->
 }
 
 /// `kind: Pod, status.phase: Running`: status-like values every record
-/// of the run holds, the same in each.
+/// of the run holds, the same in each. A path through a list
+/// (`status.conditions[].reason`) is stated only when every element of
+/// every record holds the one value (a Deployment's `Available` and
+/// `Progressing` conditions have two reasons: no claim).
 fn shared_status(tree: &Tree<'_>, run: &[usize]) -> String {
     let mut common: Option<Vec<(String, String)>> = None;
     for &item in run {
-        let mut found: Vec<(String, String)> = Vec::new();
+        // A path's value, `None` once two of its elements disagree.
+        let mut found: Vec<(String, Option<String>)> = Vec::new();
         let mut stack: Vec<(usize, String)> = tree.nodes[item]
             .children
             .iter()
@@ -229,8 +233,13 @@ fn shared_status(tree: &Tree<'_>, run: &[usize]) -> String {
                 .is_some_and(|k| STATUS_KEYS.contains(&k))
             {
                 if let Some(v) = scalar(tree, n) {
-                    if !found.iter().any(|f| f.0 == path) {
-                        found.push((path.clone(), v));
+                    match found.iter_mut().find(|f| f.0 == path) {
+                        None => found.push((path.clone(), Some(v))),
+                        Some(f) => {
+                            if f.1.as_ref() != Some(&v) {
+                                f.1 = None;
+                            }
+                        }
                     }
                 }
             }
@@ -238,6 +247,10 @@ fn shared_status(tree: &Tree<'_>, run: &[usize]) -> String {
                 stack.push((c, path.clone()));
             }
         }
+        let found: Vec<(String, String)> = found
+            .into_iter()
+            .filter_map(|(k, v)| Some((k, v?)))
+            .collect();
         common = Some(match common {
             None => found,
             Some(c) => c.into_iter().filter(|x| found.contains(x)).collect(),

@@ -672,6 +672,29 @@ mod tests {
         assert!(v.contains("4 of 14 items elided (32 lines) (caveman) \u{2026} all kind: Pod, status.phase: Running, status.containerStatuses[].ready: true; metadata.name: web-10, web-11, web-12, web-13"), "{v}");
     }
 
+    /// A list's elements that disagree (a Deployment's two conditions)
+    /// make no "all" claim of the list's path; the values every element
+    /// shares still are claimed.
+    #[test]
+    fn a_list_path_is_claimed_only_when_every_element_agrees() {
+        let mut src = String::from("apiVersion: v1\nitems:\n");
+        for k in 0..14 {
+            let failing = k == 9;
+            src.push_str(&format!(
+                "- kind: Deployment\n  metadata:\n    name: api-{k}\n  status:\n    conditions:\n    - type: Available\n      status: \"{}\"\n      reason: {}\n    - type: Progressing\n      status: \"True\"\n      reason: {}\n",
+                if failing { "False" } else { "True" },
+                if failing { "MinimumReplicasUnavailable" } else { "MinimumReplicasAvailable" },
+                if failing { "ProgressDeadlineExceeded" } else { "NewReplicaSetAvailable" },
+            ));
+        }
+        src.push_str("kind: List\n");
+        let v = view(&src, true);
+        assert!(v.contains("ProgressDeadlineExceeded"), "{v}");
+        assert!(v.contains("items elided"), "{v}");
+        assert!(!v.contains("conditions[].reason"), "{v}");
+        assert!(v.contains("status.conditions[].status: True"), "{v}");
+    }
+
     #[test]
     fn anchors_are_names_not_and_operators() {
         assert!(has_anchor("key: &base\n  a: 1\n"));
