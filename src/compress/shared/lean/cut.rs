@@ -8,7 +8,8 @@
 //!    the block's last line: the outermost frame);
 //! 2. query hits;
 //! 3. warnings and the compressor's summary lines, the first and last
-//!    timestamped lines;
+//!    timestamped lines, the lines of each frequent `k=v` field's largest
+//!    and smallest value ([`super::extremes`]);
 //! 4. rare lines: every line whose template occurs once or twice (an
 //!    unexpected shutdown among thousands of requests), at most
 //!    [`max_rare`] of them; and one line of every other template;
@@ -26,7 +27,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::super::lines::{Keep, Lines, Pieces, Trace};
 use super::super::signal::{self, Level};
 use super::rare::{self, line_template, max_rare, variable_runs_folded};
-use super::{testrun, volatile, Rules, CONTINUATION, TIMESTAMP, TIME_OF_DAY, TS_EACH, TS_FORMATS};
+use super::{
+    extremes, testrun, volatile, Rules, CONTINUATION, TIMESTAMP, TIME_OF_DAY, TS_EACH, TS_FORMATS,
+};
 use crate::ascii_first::AsciiFirst;
 use crate::compress::shared::secrets::holds_credential;
 
@@ -242,6 +245,8 @@ pub(crate) fn cut(
     drop(signals);
     // A failing test's evidence, whatever repeats across tests.
     testrun::evidence(doc, &mut keep);
+    // The lines of each frequent field's largest and smallest value.
+    extremes::keep_extremes(doc, &mut keep);
     // The first and last timestamps, of one format: the first line that
     // holds any, and the last line that holds one of that format.
     let first_ts = doc.iter().position(|l| TIMESTAMP.is_match(l));

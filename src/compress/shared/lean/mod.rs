@@ -303,6 +303,7 @@ pub(crate) struct Rules {
 }
 
 mod cut;
+mod extremes;
 mod kinds;
 mod order;
 mod rare;
