@@ -170,6 +170,65 @@ pub fn is_own_template(line: &str) -> bool {
     true
 }
 
+/// The shortest run of base64 characters read as an encoded blob.
+const MIN_BLOB: usize = 40;
+
+/// Every run of at least [`MIN_BLOB`] base64 characters (letters, digits,
+/// `+`, `/`, `=`) that reads as encoded data — it mixes digits, capitals
+/// and small letters, changing between them at least every third
+/// character, and one in twelve is a digit — as one variable: a payload,
+/// a key or a token, not the words and slashes of a path
+/// (`GLOBALROOT/Device/HarddiskVolumeShadowCopy2/Windows` changes seldom).
+/// `None` when it holds none.
+fn fold_blobs(s: &str) -> Option<String> {
+    if s.len() < MIN_BLOB {
+        return None;
+    }
+    let class = |b: u8| match b {
+        b'0'..=b'9' => 1u8,
+        b'A'..=b'Z' => 2,
+        b'a'..=b'z' => 3,
+        b'+' | b'/' | b'=' => 4,
+        _ => 0,
+    };
+    let b = s.as_bytes();
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if class(b[i]) == 0 {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let (mut seen, mut changes, mut digits) = (0u8, 0usize, 0usize);
+        while i < b.len() && class(b[i]) != 0 {
+            seen |= 1 << class(b[i]);
+            digits += usize::from(class(b[i]) == 1);
+            if i > start && class(b[i]) != class(b[i - 1]) {
+                changes += 1;
+            }
+            i += 1;
+        }
+        let len = i - start;
+        let mixed = seen & 0b1110 == 0b1110;
+        if len >= MIN_BLOB && mixed && changes * 3 >= len && digits * 12 >= len {
+            runs.push((start, i));
+        }
+    }
+    if runs.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut at = 0;
+    for (a, z) in runs {
+        out.push_str(&s[at..a]);
+        out.push(VAR);
+        at = z;
+    }
+    out.push_str(&s[at..]);
+    Some(out)
+}
+
 /// A line's template: a leading timestamp removed; every other timestamp,
 /// quoted text, UUID, word holding a digit and run of 6+ hex digits a
 /// variable `<*>`; adjacent or comma-separated variables merged;
@@ -207,6 +266,10 @@ pub fn template(line: &str) -> String {
         UUID.replace_all(&s, "\u{0}")
     } else {
         Cow::Borrowed(s.as_str())
+    };
+    let s = match fold_blobs(&s) {
+        Some(folded) => Cow::Owned(folded),
+        None => s,
     };
     // Words holding a digit.
     let mut t = String::with_capacity(s.len());
@@ -330,6 +393,20 @@ mod tests {
         }
         assert_eq!(TS_SET.first("at 10:00:00"), Some(9));
         assert_eq!(TS_SET.first("\u{e9} 10:00:00"), Some(9));
+    }
+
+    /// An encoded payload is one variable; a path of words is not.
+    #[test]
+    fn base64_blobs_are_variables() {
+        let a = template("DEBUG webhook payload=JwbRof2wj8T8HfyiJSc2D5P8NhKVHiy/ZkvN8Kj5EVEYyU2xcTb1etlzUTDgAHoEe9uq");
+        let b = template("DEBUG webhook payload=teOEsA+2kW01GdE1PyBTDt8EVrttQxiO8yUE/UtKuxGoHWSU1nrlYdlBr+lPAUvkXmFlCE");
+        assert_eq!(a, "DEBUG webhook payload=<*>");
+        assert_eq!(a, b);
+        let path = "loading org/springframework/boot/autoconfigure/SpringBootApplication";
+        assert_eq!(template(path), path);
+        let hive =
+            "Unloading hive: GLOBALROOT/Device/HarddiskVolumeShadowCopy/Windows/System/config/SAM";
+        assert_eq!(template(hive), hive);
     }
 
     #[test]
