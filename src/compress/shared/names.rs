@@ -106,6 +106,48 @@ fn field(values: &[&str], lists: Option<(usize, usize)>) -> String {
     }
 }
 
+/// Consecutive names in a row that folds into a range: at least this
+/// many.
+const MIN_SEQUENCE: usize = 4;
+
+/// A name as its prefix and the number it ends in (`t-17` is ("t-", 17));
+/// `None` without one, or with a leading zero (`v007` is a name whose
+/// width matters).
+fn numbered(name: &str) -> Option<(&str, u64)> {
+    let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let (prefix, number) = name.split_at(name.len() - digits);
+    if digits == 0 || digits > 18 || (digits > 1 && number.starts_with('0')) {
+        return None;
+    }
+    Some((prefix, number.parse().ok()?))
+}
+
+/// The names with every run of [`MIN_SEQUENCE`] or more numbered in
+/// steps of one under one prefix written as its ends (`t-2..t-511`): the
+/// same names, each of the run's stated by its range.
+pub(crate) fn fold_sequences<'a>(names: &[&'a str]) -> Vec<std::borrow::Cow<'a, str>> {
+    use std::borrow::Cow;
+    let mut out: Vec<Cow<'a, str>> = Vec::with_capacity(names.len());
+    let mut i = 0;
+    while i < names.len() {
+        let mut end = i + 1;
+        if let Some((prefix, first)) = numbered(names[i]) {
+            while end < names.len()
+                && numbered(names[end]) == Some((prefix, first + (end - i) as u64))
+            {
+                end += 1;
+            }
+        }
+        if end - i >= MIN_SEQUENCE {
+            out.push(Cow::Owned(format!("{}..{}", names[i], names[end - 1])));
+        } else {
+            out.extend(names[i..end].iter().map(|&n| Cow::Borrowed(n)));
+        }
+        i = end;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::pattern;
@@ -162,5 +204,21 @@ mod tests {
             ""
         );
         assert_eq!(say(&["a-1", "", "a-2", "a-3", "a-4"]), "names a-{1|2|3|4}");
+    }
+
+    #[test]
+    fn numbered_runs_fold_to_their_ends() {
+        let names = [
+            "t-2", "t-3", "t-4", "t-5", "t-7", "a1", "a2", "v007", "v008", "v009", "v010", "x9",
+            "x10", "x11", "x12",
+        ];
+        let folded: Vec<String> = fold_sequences(&names)
+            .into_iter()
+            .map(|c| c.into_owned())
+            .collect();
+        assert_eq!(
+            folded,
+            ["t-2..t-5", "t-7", "a1", "a2", "v007", "v008", "v009", "v010", "x9..x12"]
+        );
     }
 }

@@ -505,6 +505,10 @@ impl<'q> Writer<'q> {
     }
 }
 
+/// A collection of more members than this states a numbered run of
+/// identifiers by its ends; a shorter one names each.
+const FOLD_IDS_FROM: usize = 64;
+
 /// A marker's text: the identifiers of the dropped members in `run`
 /// (when listed), then, on the first marker, the summary.
 fn marker_text(cut: &select::Cut, run: std::ops::Range<usize>, first: bool) -> String {
@@ -513,6 +517,12 @@ fn marker_text(cut: &select::Cut, run: std::ops::Range<usize>, first: bool) -> S
     if let Some(ids) = cut.ids.as_ref().filter(|ids| ids.all) {
         let listed: Vec<&str> = hidden.iter().map(|&i| ids.names[i].as_str()).collect();
         if !listed.is_empty() {
+            // A long collection's numbered run (`t-2..t-511`) by its ends.
+            let listed = if ids.names.len() > FOLD_IDS_FROM {
+                crate::compress::shared::names::fold_sequences(&listed)
+            } else {
+                listed.into_iter().map(std::borrow::Cow::Borrowed).collect()
+            };
             parts.push(format!("{}: {}", ids.label, listed.join(", ")));
         }
     }
