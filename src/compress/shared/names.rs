@@ -150,7 +150,7 @@ pub(crate) fn fold_sequences<'a>(names: &[&'a str]) -> Vec<std::borrow::Cow<'a, 
 
 #[cfg(test)]
 mod tests {
-    use super::pattern;
+    use super::{fold_sequences, pattern};
 
     #[test]
     fn a_package_index_states_each_field_and_its_values() {

@@ -174,7 +174,7 @@ pub fn is_own_template(line: &str) -> bool {
 const MIN_BLOB: usize = 40;
 
 /// Every run of at least [`MIN_BLOB`] base64 characters (letters, digits,
-/// `+`, `/`, `=`) that reads as encoded data — it mixes digits, capitals
+/// `+`, `/`; the `=` padding after it) that reads as encoded data — it mixes digits, capitals
 /// and small letters, changing between them at least every third
 /// character, and one in twelve is a digit — as one variable: a payload,
 /// a key or a token, not the words and slashes of a path
@@ -188,7 +188,8 @@ fn fold_blobs(s: &str) -> Option<String> {
         b'0'..=b'9' => 1u8,
         b'A'..=b'Z' => 2,
         b'a'..=b'z' => 3,
-        b'+' | b'/' | b'=' => 4,
+        // `=` only pads the end (a `key=` before a blob is no part of it).
+        b'+' | b'/' => 4,
         _ => 0,
     };
     let b = s.as_bytes();
@@ -212,6 +213,9 @@ fn fold_blobs(s: &str) -> Option<String> {
         let len = i - start;
         let mixed = seen & 0b1110 == 0b1110;
         if len >= MIN_BLOB && mixed && changes * 3 >= len && digits * 12 >= len {
+            while i < b.len() && b[i] == b'=' {
+                i += 1;
+            }
             runs.push((start, i));
         }
     }
