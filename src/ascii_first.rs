@@ -28,7 +28,9 @@ use crate::rx;
 pub(crate) struct AsciiFirst {
     pattern: Cow<'static, str>,
     ascii: OnceLock<rx::Regex>,
-    unicode: OnceLock<regex::Regex>,
+    /// `regex::Regex`'s matches, built without the parts that pay off
+    /// only over long searches ([`rx`]).
+    unicode: OnceLock<rx::Regex>,
 }
 
 /// A match: the same accessors as [`regex::Match`].
@@ -79,9 +81,9 @@ impl AsciiFirst {
         })
     }
 
-    fn unicode(&self) -> &regex::Regex {
+    fn unicode(&self) -> &rx::Regex {
         self.unicode.get_or_init(|| {
-            regex::Regex::new(&self.pattern)
+            rx::Regex::text(&self.pattern)
                 .unwrap_or_else(|e| panic!("pattern {:?}: {e}", self.pattern))
         })
     }
@@ -94,22 +96,34 @@ impl AsciiFirst {
         self.unicode();
     }
 
-    pub fn is_match(&self, h: &str) -> bool {
+    /// The form that answers for `h`.
+    fn form(&self, h: &str) -> &rx::Regex {
         if h.is_ascii() {
-            self.ascii().is_match(h.as_bytes())
+            self.ascii()
         } else {
-            self.unicode().is_match(h)
+            self.unicode()
         }
     }
 
+    pub fn is_match(&self, h: &str) -> bool {
+        self.form(h).is_match(h.as_bytes())
+    }
+
     pub fn find<'h>(&self, h: &'h str) -> Option<Found<'h>> {
-        let (start, end) = if h.is_ascii() {
-            let m = self.ascii().find(h.as_bytes())?;
-            (m.start, m.end)
-        } else {
-            let m = self.unicode().find(h)?;
-            (m.start(), m.end())
-        };
+        let m = self.form(h).find(h.as_bytes())?;
+        let (start, end) = (m.start, m.end);
+        Some(Found {
+            haystack: h,
+            start,
+            end,
+        })
+    }
+
+    /// The leftmost-first match that starts at byte `at` of `h` (the
+    /// text before it still seen by `\b`), if one does.
+    pub fn find_at_start<'h>(&self, h: &'h str, at: usize) -> Option<Found<'h>> {
+        let m = self.form(h).find_at_start(h.as_bytes(), at)?;
+        let (start, end) = (m.start, m.end);
         Some(Found {
             haystack: h,
             start,
@@ -119,22 +133,11 @@ impl AsciiFirst {
 
     /// The successive non-overlapping matches, as [`regex::Regex::find_iter`].
     pub fn find_iter<'a>(&'a self, h: &'a str) -> impl Iterator<Item = Found<'a>> + 'a {
-        let found = move |start, end| Found {
+        self.form(h).find_iter(h.as_bytes()).map(move |m| Found {
             haystack: h,
-            start,
-            end,
-        };
-        let (ascii, unicode) = if h.is_ascii() {
-            let it = self.ascii().find_iter(h.as_bytes());
-            (Some(it.map(move |m| found(m.start, m.end))), None)
-        } else {
-            let it = self.unicode().find_iter(h);
-            (None, Some(it.map(move |m| found(m.start(), m.end()))))
-        };
-        ascii
-            .into_iter()
-            .flatten()
-            .chain(unicode.into_iter().flatten())
+            start: m.start,
+            end: m.end,
+        })
     }
 
     /// Every match replaced by what `with` appends for its text, as
@@ -239,6 +242,15 @@ mod tests {
                     af.find(t).map(|m| m.start()..m.end()),
                     re.find(t).map(|m| m.start()..m.end())
                 );
+                for at in (0..=t.len()).filter(|&at| t.is_char_boundary(at)) {
+                    assert_eq!(
+                        af.find_at_start(t, at).map(|m| m.start()..m.end()),
+                        re.find_at(t, at)
+                            .filter(|m| m.start() == at)
+                            .map(|m| m.start()..m.end()),
+                        "{p} {t:?} {at}"
+                    );
+                }
                 assert_eq!(
                     af.replace_all(t, "<*>"),
                     re.replace_all(t, regex::NoExpand("<*>")),

@@ -5,6 +5,8 @@
 //! them (`… chrome.exe <*> - www.google.com:<*> …` into `… chrome.exe <*>
 //! - <*>:<*> …`), and no line is counted under two listed kinds.
 
+use std::cell::OnceCell;
+
 /// Templates tried as a listed kind, at most (the most frequent ones).
 const CANDIDATES: usize = 32;
 /// Letters a listed kind holds outside its variables, at least: a
@@ -22,20 +24,20 @@ pub(super) fn glob(pattern: &str, text: &str) -> bool {
     let Some(mut rest) = text.strip_prefix(first) else {
         return false;
     };
-    let parts: Vec<&str> = parts.collect();
-    let Some((last, middle)) = parts.split_last() else {
+    let Some(mut part) = parts.next() else {
         // No variable: the whole text.
         return rest.is_empty();
     };
     // Leftmost matches of the middle parts leave the most room for the
     // rest; the last part must end the text.
-    for p in middle {
-        match rest.find(p) {
-            Some(at) => rest = &rest[at + p.len()..],
+    for next in parts {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
             None => return false,
         }
+        part = next;
     }
-    rest.len() >= last.len() && rest.ends_with(last)
+    rest.len() >= part.len() && rest.ends_with(part)
 }
 
 /// The kinds to list: `(template, lines it matches)`, most lines first,
@@ -147,15 +149,16 @@ pub(super) fn recount<'a>(
             if line.trim().is_empty() {
                 continue;
             }
-            let mut norm: Option<String> = None;
+            // The line as the patterns read it, made once for the line.
+            let norm: OnceCell<String> = OnceCell::new();
+            let read: OnceCell<&str> = OnceCell::new();
             let mut mask = 0u32;
             for (k, t) in shown.iter().enumerate() {
                 if !line.contains(keys[k]) {
                     continue;
                 }
-                let n = norm
-                    .get_or_insert_with(|| line.split_whitespace().collect::<Vec<_>>().join(" "));
-                if glob(t, super::strip_lead_ts(n).trim()) {
+                let n = norm.get_or_init(|| line.split_whitespace().collect::<Vec<_>>().join(" "));
+                if glob(t, read.get_or_init(|| super::strip_lead_ts(n).trim())) {
                     counts[k] += 1;
                     mask |= 1 << k;
                 }

@@ -67,13 +67,16 @@ const VAR: char = '\u{0}';
 
 /// The line without a leading timestamp (the first format, in order,
 /// whose first match has only ` [(<` before it).
+///
+/// A format's first match has only those before it when it starts within
+/// the line's leading run of them, so each format is tried only at those
+/// starts, the earliest first (the first that matches is where its first
+/// match starts), not searched for along the whole line.
 pub(super) fn strip_lead_ts(line: &str) -> &str {
+    let run = line.bytes().take_while(|b| b" [(<".contains(b)).count();
     for r in TS_EACH.iter() {
-        if let Some(m) = r.find(line) {
-            if line[..m.start()].chars().all(|c| " [(<".contains(c)) {
-                return &line[m.end()..];
-            }
-            let _ = m;
+        if let Some(m) = (0..=run).find_map(|at| r.find_at_start(line, at)) {
+            return &line[m.end()..];
         }
     }
     line
@@ -411,6 +414,47 @@ mod tests {
         let hive =
             "Unloading hive: GLOBALROOT/Device/HarddiskVolumeShadowCopy/Windows/System/config/SAM";
         assert_eq!(template(hive), hive);
+    }
+
+    /// The timestamp is stripped as a search of each format along the
+    /// whole line strips it: the first format, in order, whose first
+    /// match has only ` [(<` before it.
+    #[test]
+    fn strips_the_timestamp_a_search_finds() {
+        let searched = |line: &str| -> usize {
+            for r in TS_EACH.iter() {
+                if let Some(m) = r.find(line) {
+                    if line[..m.start()].chars().all(|c| " [(<".contains(c)) {
+                        return m.end();
+                    }
+                }
+            }
+            0
+        };
+        let lines = [
+            "2024-01-01 10:00:00,123 INFO a",
+            "[2024-01-01T10:00:00Z] b",
+            " ( <10:00:01.5> c",
+            "[ [x 10:00:01 d",
+            "10.0.0.1 - - [01/Jan/2024:10:00:00 +0000] \"GET /\"",
+            "Jan  1 10:00:00 host sshd[1]: e",
+            "Mon Jan  1 10:00:00.5 2024 f",
+            "081109 203615 148 INFO g",
+            "1700000000.5 h",
+            "170000000 i",
+            "[\u{e9}] 10:00:00 j",
+            "\u{e9} 2024-01-01 10:00:00 k",
+            " 10:00:00\u{e9} l",
+            "01-02 10:00:00.123  1 2 I m",
+            "20240101-10:0:0:1 n",
+            "  ",
+            "",
+            "x 10:00:00",
+            "[10:00:0 o 10:00:00",
+        ];
+        for l in lines {
+            assert_eq!(strip_lead_ts(l), &l[searched(l)..], "{l:?}");
+        }
     }
 
     #[test]
