@@ -4,6 +4,8 @@ mod util;
 
 #[path = "integration/agent.rs"]
 mod agent;
+#[path = "integration/build_once.rs"]
+mod build_once;
 #[path = "integration/cli.rs"]
 mod cli;
 #[path = "integration/config.rs"]
