@@ -57,9 +57,6 @@ const SUMMARY_ROOM: usize = 200;
 /// 1/[`SUMMARY_SHARE`] of the bytes of the lines it stands for (a first
 /// words' tally is short and always stated).
 const SUMMARY_SHARE: usize = 8;
-/// The share under compat's size as a ceiling ([`Squeeze`]), for every
-/// summary.
-const TIGHT_SUMMARY_SHARE: usize = 32;
 /// One dropped line becomes a marker when it costs this many times the
 /// marker's tokens ([`marker_costs_more`]).
 const SINGLE_LINE_COST: usize = 2;
@@ -472,16 +469,17 @@ pub(super) fn cut_at(
         // `flush sensor data` ×16); a few lines (a session's start, each
         // removal) all stay.
         let first_two = |i: usize| {
-            tally.get(&*line_template(doc.line(i))).is_none_or(|c| {
-                c.first == i
-                    || (!squeeze.one_per_kind() && (c.count <= FEW_OF_A_KIND || c.second == i))
-            })
+            tally
+                .get(&*line_template(doc.line(i)))
+                .is_none_or(|c| c.count <= FEW_OF_A_KIND || c.first == i || c.second == i)
         };
         for &i in few
             .iter()
             .flat_map(|f| f.2)
             .filter(|&&i| testrun::routine(doc.line(i)).is_none() && first_two(i))
-            .take(cap)
+            // (A rare word's lines are events, a cycle's each start: the
+            // ceiling leaves their count alone.)
+            .take(max_rare(total))
         {
             if !rare::inside_burst(doc, i) && !again.seen(doc, i) {
                 keep.set(i, "rare kind (a first word rare among the lines)");
@@ -591,11 +589,8 @@ pub(super) fn cut_at(
             // Past ~30 % distinct kinds the template list is noise: fewer,
             // and only kinds over 1 % of the lines.
             // (Under the ceiling too: every frequent kind shows a line.)
-            if by_count.len() * 10 > total * 3 || squeeze.tight_summaries() {
+            if by_count.len() * 10 > total * 3 || squeeze.fewer_kinds() {
                 listed = listed.min(3);
-            }
-            if squeeze.bare() {
-                listed = 0;
             }
             let mut c = facts.render(listed);
             if let Some(b) = budget {
@@ -665,7 +660,7 @@ pub(super) fn cut_at(
             String::new()
         } else if let Some(t) = testrun::tally(doc.range(run.clone())) {
             t
-        } else if count >= SUMMARY_RUN && !squeeze.bare() {
+        } else if count >= SUMMARY_RUN {
             let f = super::super::runsum::summary(doc.range(run.clone()), SUMMARY_ROOM);
             let f = if f.is_empty() {
                 first_words(doc.range(run.clone()))
@@ -675,10 +670,8 @@ pub(super) fn cut_at(
             // What a few lines share is worth stating only when it is
             // short beside them: a reader of a long marker over four
             // lines might as well read the lines. (A first words' tally
-            // is short: stated but under the ceiling.)
-            let share = if squeeze.tight_summaries() {
-                Some(TIGHT_SUMMARY_SHARE)
-            } else if f.starts_with(FIRST_WORDS) {
+            // is short: always stated.)
+            let share = if f.starts_with(FIRST_WORDS) {
                 None
             } else {
                 Some(SUMMARY_SHARE)

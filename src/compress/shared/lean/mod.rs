@@ -326,25 +326,22 @@ pub(crate) type Probe = for<'a> fn(&'a str) -> Option<(&'a str, &'a str)>;
 pub(crate) struct Squeeze(u8);
 
 impl Squeeze {
-    /// The levels, loosest first: 1 a run's summary only when it is at
-    /// most a 1/32 of the lines it stands for, and the closing marker
-    /// lists three kinds; 2 [`Rules::extra`] lines one of each kind
+    /// The levels, loosest first: 1 the closing marker lists three kinds
+    /// (each shows a line); 2 [`Rules::extra`] lines one of each kind
     /// ([`Rules::extra_by_kind`]), so do lookups ([`Rules::probe`], their
     /// names in the markers), and a passing test's verdict is routine
-    /// whatever its name; 3 a kind seen twice shows its first line only,
-    /// and a rare first word one line of each kind; 4 runs' markers
-    /// count (a test run's tally and the lookups' names stay) and the
-    /// closing marker lists no kind (each shows a line); 5–10 rare lines
-    /// take a half, a quarter, … a 64th of their count and room in a
-    /// document of more than 200 lines (where no kind of one or two lines
-    /// is a hundredth of it).
-    const MAX: u8 = 10;
+    /// whatever its name; 3 a kind seen twice shows its first line only;
+    /// 4–9 rare lines take a half, a quarter, … a 64th of their count and
+    /// room in a document of more than 200 lines (where no kind of one or
+    /// two lines is a hundredth of it). No level drops what a marker
+    /// states of its lines.
+    const MAX: u8 = 9;
 
     /// No pressure: the lean view as it is.
     pub(crate) const NONE: Squeeze = Squeeze(0);
 
-    /// Summaries under the tighter share.
-    fn tight_summaries(self) -> bool {
+    /// The closing marker lists fewer kinds.
+    fn fewer_kinds(self) -> bool {
         self.0 >= 1
     }
 
@@ -358,15 +355,9 @@ impl Squeeze {
         self.0 >= 3
     }
 
-    /// Markers that count: no field summary, no first words, no kinds
-    /// listed at the close.
-    fn bare(self) -> bool {
-        self.0 >= 4
-    }
-
     /// How many halvings rare lines' count and room take.
     fn rare_shift(self) -> u32 {
-        u32::from(self.0.saturating_sub(4))
+        u32::from(self.0.saturating_sub(3))
     }
 }
 
