@@ -270,9 +270,12 @@ pub(super) fn cut_at(
     lasts.sort_unstable();
     for i in lasts {
         let l = doc.line(i);
-        let routine = squeeze.extra_by_kind() && testrun::routine(l).is_some();
-        if !keep.get(i) && !(by_kind && signal::level(l) == Level::Other) && !probing(l) && !routine
-        {
+        // (Under the ceiling a line of one of each kind, a lookup or a
+        // passing verdict has no last copy kept.)
+        let one_of_a_kind = (by_kind && signal::level(l) == Level::Other)
+            || probing(l)
+            || (squeeze.extra_by_kind() && testrun::routine(l).is_some());
+        if !keep.get(i) && !one_of_a_kind {
             record(&mut keep, i, reason(signal::level(doc.line(i)), true));
         }
     }
