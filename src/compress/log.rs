@@ -53,6 +53,32 @@ fn is_strace_open(line: &str) -> bool {
     line.contains('"') && STRACE_OPEN.is_match(line)
 }
 
+/// An strace call on a path that found nothing there (`ENOENT`,
+/// `ENOTDIR`): a program trying the places it searches (its libraries,
+/// its locale), not the failure of a run. `EACCES` and the rest are not.
+static STRACE_MISS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"^(?:\[pid +\d+\] |\d+ +)?(?:\d{2}:\d{2}:\d{2}(?:\.\d+)? |\d+\.\d+ )?(?:open|openat|openat2|stat|lstat|newfstatat|statx|access|faccessat2?|readlink|readlinkat|execve|execveat)\((?:AT_FDCWD, |-?\d+, )?"([^"]*)".*\) += -1 (ENOENT|ENOTDIR) "#,
+    )
+    .expect("strace miss pattern")
+});
+
+/// An strace lookup that found nothing (its errno and its path), or an
+/// open or exec that found its path (`opened`) (lean::Rules::probe).
+fn strace_lookup(line: &str) -> Option<(&str, &str)> {
+    if line.contains("= -1 ENO") {
+        let c = STRACE_MISS.captures(line)?;
+        return Some((c.get(2)?.as_str(), c.get(1)?.as_str()));
+    }
+    let (_, result) = line.rsplit_once(") = ")?;
+    let fd = result.split_whitespace().next()?;
+    if !fd.bytes().all(|b| b.is_ascii_digit()) || !is_strace_open(line) {
+        return None;
+    }
+    let path = line.split('"').nth(1)?;
+    Some(("opened", path))
+}
+
 fn is_marker(line: &str) -> bool {
     line.starts_with(NOTE_PREFIX) || line.contains(MARKER_TEXT)
 }
@@ -88,10 +114,13 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
         tail: 2,
         extra: Some(is_strace_open),
         unit: "lines",
+        extra_by_kind: true,
+        probe: Some(strace_lookup),
     };
-    let (pieces, trace) =
-        lean::cut(&doc, &rules, query, budget).ok_or(Decline("fewer than 8 non-blank lines"))?;
-    Ok(Compressed::traced(lean::join(&doc, &pieces), trace))
+    let fits = lean::compat_fits(text.as_bytes(), query);
+    let (view, trace) = lean::cut_within(&doc, &rules, query, budget, fits)
+        .ok_or(Decline("fewer than 8 non-blank lines"))?;
+    Ok(Compressed::traced(view, trace))
 }
 
 /// The log view of `text` (log.md §3). Every line kept returns the input
@@ -329,6 +358,36 @@ fn name_value(b: &[u8], s: usize) -> Option<(usize, Range<usize>, Range<usize>)>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A path lookup names its outcome and its path: `ENOENT`/`ENOTDIR`
+    /// when it found nothing, `opened` when it did; a denied one or
+    /// another call is none.
+    #[test]
+    fn an_strace_lookup_names_its_outcome_and_path() {
+        assert_eq!(
+            strace_lookup(
+                r#"openat(AT_FDCWD, "/usr/lib/locale/C.UTF-8/LC_TIME", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)"#
+            ),
+            Some(("ENOENT", "/usr/lib/locale/C.UTF-8/LC_TIME"))
+        );
+        assert_eq!(
+            strace_lookup(
+                r#"[pid  4242] 10:00:01.123 stat("/etc/app.d", 0x7ffc) = -1 ENOTDIR (Not a directory)"#
+            ),
+            Some(("ENOTDIR", "/etc/app.d"))
+        );
+        assert_eq!(
+            strace_lookup(r#"openat(AT_FDCWD, "/etc/ld.so.cache", O_RDONLY|O_CLOEXEC) = 3"#),
+            Some(("opened", "/etc/ld.so.cache"))
+        );
+        for l in [
+            r#"openat(AT_FDCWD, "/etc/shadow", O_RDONLY) = -1 EACCES (Permission denied)"#,
+            r#"read(3, "\177ELF"..., 832) = 832"#,
+            r#"connect(3, {sa_family=AF_UNIX, sun_path="/run/x"}, 110) = -1 ENOENT (No such file or directory)"#,
+        ] {
+            assert_eq!(strace_lookup(l), None, "{l}");
+        }
+    }
 
     fn pairs(line: &str) -> Vec<(String, String)> {
         let mut f = Fields::default();

@@ -211,6 +211,19 @@ static REGISTRY: [Entry; 15] = [
     ),
 ];
 
+/// Compat's view of `body` as the engine makes it (compat's detection,
+/// its compressor), or `None` when compat declines: the size a lean view
+/// stays within (issue 40 §8: never larger than compat's view).
+pub(crate) fn compat_view(body: &[u8], query: &str) -> Option<Vec<u8>> {
+    let (ct, parsed) = crate::detect::detect_parsed(body);
+    let entry = lookup(&ct)?;
+    let input = Input {
+        parsed,
+        ..Input::plain(body, query)
+    };
+    (entry.run)(&input).ok().map(|c| c.bytes)
+}
+
 /// The compressor registered for `ct`, if any.
 pub(crate) fn lookup(ct: &ContentType) -> Option<&'static Entry> {
     REGISTRY.iter().find(|e| &e.content_type == ct)

@@ -92,11 +92,14 @@ fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, De
         tail: 3,
         extra: Some(summary_line),
         unit: "lines",
+        extra_by_kind: false,
+        probe: None,
     };
-    let cut = lean::cut(&doc, &rules, query, budget);
+    let fits = lean::compat_fits(text.as_bytes(), query);
+    let cut = lean::cut_within(&doc, &rules, query, budget, fits);
     clock.mark("cut");
     match cut {
-        Some((pieces, trace)) => Ok(Compressed::traced(lean::join(&doc, &pieces), trace)),
+        Some((view, trace)) => Ok(Compressed::traced(view, trace)),
         // Short output: the cleaned lines.
         None => Ok(Compressed::new(whole())),
     }

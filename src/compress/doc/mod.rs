@@ -144,6 +144,8 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
             tail: 2,
             extra: None,
             unit: "lines",
+            extra_by_kind: false,
+            probe: None,
         };
         let (pieces, trace) =
             lean::cut(&doc, &rules, query, budget).ok_or(Decline("too few lines"))?;

@@ -28,7 +28,8 @@ use super::super::lines::{Keep, Lines, Pieces, Trace};
 use super::super::signal::{self, Level};
 use super::rare::{self, line_template, max_rare, variable_runs_folded};
 use super::{
-    extremes, testrun, volatile, Rules, CONTINUATION, TIMESTAMP, TIME_OF_DAY, TS_EACH, TS_FORMATS,
+    extremes, testrun, volatile, Rules, Squeeze, CONTINUATION, TIMESTAMP, TIME_OF_DAY, TS_EACH,
+    TS_FORMATS,
 };
 use crate::ascii_first::AsciiFirst;
 use crate::compress::shared::secrets::holds_credential;
@@ -54,8 +55,9 @@ const MAX_COPIES: usize = 8;
 const SUMMARY_RUN: usize = 4;
 /// Bytes a run's summary takes at most.
 const SUMMARY_ROOM: usize = 200;
-/// A run's summary is stated when it takes at most 1/[`SUMMARY_SHARE`]
-/// of the bytes of the lines it stands for.
+/// A run's field summary is stated when it takes at most
+/// 1/[`SUMMARY_SHARE`] of the bytes of the lines it stands for (a first
+/// words' tally is short and always stated).
 const SUMMARY_SHARE: usize = 8;
 /// One dropped line becomes a marker when it costs this many times the
 /// marker's tokens ([`marker_costs_more`]).
@@ -83,6 +85,9 @@ fn verb(template: &str) -> &str {
         .find(|w| w.starts_with(|c: char| c.is_alphabetic()))
         .unwrap_or("")
 }
+
+/// How a first words' tally begins.
+const FIRST_WORDS: &str = "first words:";
 
 /// First words listed in a run's marker, at most.
 const MARKER_WORDS: usize = 4;
@@ -120,7 +125,7 @@ fn first_words<'a>(lines: impl Iterator<Item = &'a str> + Clone) -> String {
         return String::new();
     }
     words.sort_by_key(|w| std::cmp::Reverse(w.1));
-    let mut s = String::from("first words:");
+    let mut s = String::from(FIRST_WORDS);
     for (w, c) in words.iter().take(MARKER_WORDS) {
         s.push_str(&format!(" {w}\u{d7}{c}"));
     }
@@ -151,6 +156,17 @@ pub(crate) fn cut(
     query: &str,
     budget: Option<usize>,
 ) -> Option<(Pieces, Trace)> {
+    cut_at(doc, rules, query, budget, Squeeze::NONE)
+}
+
+/// [`cut`] pressed to `squeeze`'s level.
+pub(super) fn cut_at(
+    doc: &Lines<'_>,
+    rules: &Rules,
+    query: &str,
+    budget: Option<usize>,
+    squeeze: Squeeze,
+) -> Option<(Pieces, Trace)> {
     let n = doc.len();
     let mut clock = crate::timings::Clock::new("lean cut");
     let blank = |l: &str| l.trim().is_empty();
@@ -176,6 +192,13 @@ pub(crate) fn cut(
     // Error lines left out as copies of one kept: counted in a note.
     let mut copied: Vec<usize> = Vec::new();
     let mut copies: FxHashMap<&str, (usize, usize)> = FxHashMap::default();
+    // Under the ceiling an extra line that is no error or warning (an
+    // strace's open) keeps one line of each kind: its kinds seen.
+    let by_kind = rules.extra_by_kind && squeeze.extra_by_kind();
+    // So does a lookup that found nothing (an strace's failed open).
+    let probe = rules.probe.filter(|_| squeeze.extra_by_kind());
+    let probing = |l: &str| probe.is_some_and(|p| p(l).is_some());
+    let mut extra_kinds: FxHashSet<Cow<'_, str>> = FxHashSet::default();
     let record = |keep: &mut Keep, i: usize, reason: &'static str| {
         keep.set(i, reason);
         // The record it heads; an error line inside it is kept (and
@@ -221,6 +244,17 @@ pub(crate) fn cut(
             .find(|l| !l.trim().is_empty())
             .map_or("", str::trim_end);
         let level = signal::level(line);
+        if ((by_kind && level == Level::Other) || probing(line))
+            && !extra_kinds.insert(line_template(line))
+        {
+            continue;
+        }
+        // Under the ceiling a passing or skipped test's verdict is routine
+        // whatever its name says (`--- PASS: TestNestedWithFailure/a`):
+        // counted in its run's marker.
+        if squeeze.extra_by_kind() && testrun::routine(line).is_some() {
+            continue;
+        }
         let c = copies.entry(k).or_insert((0, i));
         c.1 = i;
         // A copy right after a copy is the same event again.
@@ -237,12 +271,19 @@ pub(crate) fn cut(
     let mut lasts: Vec<usize> = copies.into_values().map(|c| c.1).collect();
     lasts.sort_unstable();
     for i in lasts {
-        if !keep.get(i) {
+        let l = doc.line(i);
+        // (Under the ceiling a line of one of each kind, a lookup or a
+        // passing verdict has no last copy kept.)
+        let one_of_a_kind = (by_kind && signal::level(l) == Level::Other)
+            || probing(l)
+            || (squeeze.extra_by_kind() && testrun::routine(l).is_some());
+        if !keep.get(i) && !one_of_a_kind {
             record(&mut keep, i, reason(signal::level(doc.line(i)), true));
         }
     }
     drop(seen);
     drop(signals);
+    drop(extra_kinds);
     // A failing test's evidence, whatever repeats across tests.
     testrun::evidence(doc, &mut keep);
     // The lines of each frequent field's largest and smallest value.
@@ -405,7 +446,14 @@ pub(crate) fn cut(
         })
         .collect();
     rare.sort_unstable();
-    let cap = max_rare(total);
+    // Under the ceiling, in a longer document (where no kind of one or
+    // two lines is a hundredth of it), rare lines take less.
+    let shift = if total > rare::RARE_SHARE_FROM {
+        squeeze.rare_shift()
+    } else {
+        0
+    };
+    let cap = max_rare(total) >> shift;
     // Rarity is signal at the coarser grain too: the lines whose first
     // word is rare among frequent ones (a session's `Log started`, a
     // package `remove` among thousands of `status` lines), rarest first,
@@ -436,7 +484,9 @@ pub(crate) fn cut(
             .iter()
             .flat_map(|f| f.2)
             .filter(|&&i| testrun::routine(doc.line(i)).is_none() && first_two(i))
-            .take(cap)
+            // (A rare word's lines are events, a cycle's each start: the
+            // ceiling leaves their count alone.)
+            .take(max_rare(total))
         {
             if !rare::inside_burst(doc, i) && !again.seen(doc, i) {
                 keep.set(i, "rare kind (a first word rare among the lines)");
@@ -449,7 +499,7 @@ pub(crate) fn cut(
     // larger one where most lines are of a kind of their own (rarity
     // then tells little); in a short one they are much of what there
     // is, and stay to the cap.
-    let room = rare::room(total, by_count.len(), doc.body().len());
+    let room = rare::room(total, by_count.len(), doc.body().len()) >> shift;
     let mut used = 0;
     let mut taken = 0;
     // The rare lines past the cap: counted once every rule has kept what
@@ -466,7 +516,12 @@ pub(crate) fn cut(
         } else if testrun::routine(doc.line(i)).is_none() {
             used += doc.line(i).len() + 1;
             taken += 1;
-            if i != first && volatile::same_event(doc, first, i) {
+            // Under the ceiling a kind's first line shown stands for its
+            // second.
+            if i != first
+                && ((squeeze.one_per_kind() && keep.get(first))
+                    || volatile::same_event(doc, first, i))
+            {
                 beyond.push(i);
             } else {
                 keep.set(i, "rare line (its kind occurs once or twice)");
@@ -540,7 +595,8 @@ pub(crate) fn cut(
             let mut listed = (total / 400).clamp(3, 8);
             // Past ~30 % distinct kinds the template list is noise: fewer,
             // and only kinds over 1 % of the lines.
-            if by_count.len() * 10 > total * 3 {
+            // (Under the ceiling too: every frequent kind shows a line.)
+            if by_count.len() * 10 > total * 3 || squeeze.fewer_kinds() {
                 listed = listed.min(3);
             }
             let mut c = facts.render(listed);
@@ -620,14 +676,24 @@ pub(crate) fn cut(
             };
             // What a few lines share is worth stating only when it is
             // short beside them: a reader of a long marker over four
-            // lines might as well read the lines.
-            if f.len() * SUMMARY_SHARE > doc.span(run.clone()).len() {
+            // lines might as well read the lines. (A first words' tally
+            // is short: always stated.)
+            let share = if f.starts_with(FIRST_WORDS) {
+                None
+            } else {
+                Some(SUMMARY_SHARE)
+            };
+            if share.is_some_and(|k| f.len() * k > doc.span(run.clone()).len()) {
                 String::new()
             } else {
                 f
             }
         } else {
             String::new()
+        };
+        let facts = match probe.filter(|_| !fitted) {
+            Some(p) => with_probes(facts, doc.range(run.clone()).filter_map(p)),
+            None => facts,
         };
         let marker = if facts.is_empty() {
             format!("\u{2026} {count} {unit} elided (caveman) \u{2026}")
@@ -653,6 +719,52 @@ pub(crate) fn cut(
     }
     clock.mark("markers");
     Some((pieces, trace))
+}
+
+/// A run's facts with the lookups among its lines that found nothing
+/// ([`Rules::probe`]), by outcome in order of first appearance: how many
+/// and the names they looked up, as one pattern when the names share one
+/// (`3 ENOENT: /usr/lib/locale/C.UTF-8/LC_{TIME|NAME|PAPER}`), else listed.
+fn with_probes<'a>(facts: String, probes: impl Iterator<Item = (&'a str, &'a str)>) -> String {
+    let mut by_outcome: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (outcome, name) in probes {
+        match by_outcome.iter_mut().find(|(o, _)| *o == outcome) {
+            Some((_, names)) => names.push(name),
+            None => by_outcome.push((outcome, vec![name])),
+        }
+    }
+    let mut s = facts;
+    for (outcome, names) in by_outcome {
+        let pattern = super::super::names::pattern(names.iter().copied(), SUMMARY_ROOM);
+        let pattern = pattern
+            .strip_prefix("names ")
+            .unwrap_or(&pattern)
+            .to_owned();
+        let named = if pattern.is_empty() {
+            let mut l = String::new();
+            for (k, n) in names.iter().enumerate() {
+                if l.len() + n.len() > SUMMARY_ROOM {
+                    l.push_str(&format!(" (+{} more)", names.len() - k));
+                    break;
+                }
+                if k > 0 {
+                    l.push_str(", ");
+                }
+                l.push_str(n);
+            }
+            l
+        } else {
+            pattern
+        };
+        if named.is_empty() || holds_credential(&named) {
+            continue;
+        }
+        if !s.is_empty() {
+            s.push_str("; ");
+        }
+        s.push_str(&format!("{} {outcome}: {named}", names.len()));
+    }
+    s
 }
 
 /// Whether `marker` costs at least as many tokens as the `hidden` text

@@ -370,6 +370,109 @@ pub(crate) struct Rules {
     pub extra: Option<fn(&str) -> bool>,
     /// What the units are called in markers (`lines`).
     pub unit: &'static str,
+    /// Whether, under compat's size as a ceiling, [`Rules::extra`] lines
+    /// keep one line of each kind (an strace's opens: routine lines kept
+    /// for what they name), not every distinct one. A terminal's
+    /// summaries and findings are answers and all stay.
+    pub extra_by_kind: bool,
+    /// A line that looks a name up (an strace's `openat(…,
+    /// "/usr/lib/locale/C.UTF-8/LC_TIME", …) = -1 ENOENT`: a program
+    /// trying the paths it searches, an error by its shape; or the open
+    /// that found it, `= 3`), with its outcome (`ENOENT`, `opened`) and
+    /// the name. Under compat's size as a ceiling such lines keep one of
+    /// each kind, and the marker over the others names what they looked
+    /// up, by outcome.
+    pub probe: Option<Probe>,
+}
+
+/// What [`Rules::probe`] reads from a line: its outcome and its name.
+pub(crate) type Probe = for<'a> fn(&'a str) -> Option<(&'a str, &'a str)>;
+
+/// How hard the cut presses to stay within compat's view of the same
+/// document (issue 40 §8: a lean view is never larger than compat's).
+/// Each level adds one rule to the one before; none drops an error or a
+/// warning line, a kind's only line, the closing marker or a count.
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub(crate) struct Squeeze(u8);
+
+impl Squeeze {
+    /// The levels, loosest first: 1 the closing marker lists three kinds
+    /// (each shows a line); 2 [`Rules::extra`] lines one of each kind
+    /// ([`Rules::extra_by_kind`]), so do lookups ([`Rules::probe`], their
+    /// names in the markers), and a passing test's verdict is routine
+    /// whatever its name; 3 a kind seen twice shows its first line only;
+    /// 4–9 rare lines take a half, a quarter, … a 64th of their count and
+    /// room in a document of more than 200 lines (where no kind of one or
+    /// two lines is a hundredth of it). No level drops what a marker
+    /// states of its lines.
+    const MAX: u8 = 9;
+
+    /// No pressure: the lean view as it is.
+    pub(crate) const NONE: Squeeze = Squeeze(0);
+
+    /// The closing marker lists fewer kinds.
+    fn fewer_kinds(self) -> bool {
+        self.0 >= 1
+    }
+
+    /// Extra lines one of each kind.
+    fn extra_by_kind(self) -> bool {
+        self.0 >= 2
+    }
+
+    /// A kind's first line stands for its others.
+    fn one_per_kind(self) -> bool {
+        self.0 >= 3
+    }
+
+    /// How many halvings rare lines' count and room take.
+    fn rare_shift(self) -> u32 {
+        u32::from(self.0.saturating_sub(3))
+    }
+}
+
+/// Whether a lean view holds no more tokens than compat's view of `body`
+/// ([`crate::compress::compat_view`], made once, when first asked; its
+/// tokens counted only when it is at most twice the view's bytes). When
+/// compat declines, any view fits: the engine's own test (fewer tokens
+/// than the body) is the ceiling then.
+pub(crate) fn compat_fits<'a>(body: &'a [u8], query: &'a str) -> impl Fn(&[u8]) -> bool + 'a {
+    type View = Option<(Vec<u8>, std::cell::OnceCell<usize>)>;
+    let compat: std::cell::OnceCell<View> = std::cell::OnceCell::new();
+    move |view: &[u8]| {
+        let c = compat.get_or_init(|| {
+            crate::compress::compat_view(body, query).map(|b| (b, std::cell::OnceCell::new()))
+        });
+        match c {
+            None => true,
+            Some((b, _)) if b.len() > 2 * view.len() => true,
+            Some((b, t)) => {
+                crate::tokens::count(view) <= *t.get_or_init(|| crate::tokens::count(b))
+            }
+        }
+    }
+}
+
+/// The lean view of a document's lines within `fits` (compat's size):
+/// the view as it is when it fits, else the first [`Squeeze`] level's
+/// that does, else the hardest level's. Under a budget the budget rules
+/// and the view is the loosest level's.
+pub(crate) fn cut_within(
+    doc: &Lines<'_>,
+    rules: &Rules,
+    query: &str,
+    budget: Option<usize>,
+    fits: impl Fn(&[u8]) -> bool,
+) -> Option<(Vec<u8>, super::lines::Trace)> {
+    let mut level = Squeeze::NONE;
+    loop {
+        let (pieces, trace) = cut::cut_at(doc, rules, query, budget, level)?;
+        let view = join(doc, &pieces);
+        if budget.is_some() || level.0 >= Squeeze::MAX || fits(&view) {
+            return Some((view, trace));
+        }
+        level = Squeeze(level.0 + 1);
+    }
 }
 
 mod cut;
@@ -514,6 +617,8 @@ mod tests {
             tail: 1,
             extra: None,
             unit: "lines",
+            extra_by_kind: false,
+            probe: None,
         };
         let view = |text: &str| {
             let doc = Lines::split(text);
@@ -572,6 +677,8 @@ mod tests {
             tail: 1,
             extra: None,
             unit: "lines",
+            extra_by_kind: false,
+            probe: None,
         };
         let (pieces, _) = cut(&doc, &rules, "", None).unwrap();
         let out = String::from_utf8(join(&doc, &pieces)).unwrap();

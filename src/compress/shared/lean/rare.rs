@@ -17,7 +17,7 @@ pub(super) fn max_rare(lines: usize) -> usize {
 
 /// In a document of more non-blank lines than this, rare lines take at
 /// most 1/[`RARE_SHARE`] of its bytes.
-const RARE_SHARE_FROM: usize = 200;
+pub(super) const RARE_SHARE_FROM: usize = 200;
 const RARE_SHARE: usize = 8;
 /// In a document of more than half [`RARE_SHARE_FROM`] lines, most of
 /// them of a kind of their own, rare lines take at most

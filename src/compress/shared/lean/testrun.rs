@@ -450,6 +450,8 @@ mod tests {
             tail: 3,
             extra: None,
             unit: "lines",
+            extra_by_kind: false,
+            probe: None,
         };
         let (pieces, _) = cut(&doc, &rules, "", None).expect("long enough to cut");
         String::from_utf8(join(&doc, &pieces)).unwrap()

@@ -14,9 +14,10 @@ use super::super::lines::Lines;
 use super::TIMESTAMP;
 
 /// Process ids (`sshd[1234]:`, `pid=1234`, `[pid 1234]`), request, trace
-/// and span ids (`request_id=…`, `req-…`), UUIDs and long hex runs.
+/// and span ids (`request_id=…`, `req-…`), UUIDs, long hex runs, and a
+/// time field's epoch seconds (`"ts":1761019822.31`, `time=1761019822`).
 static VOLATILE: AsciiFirst = AsciiFirst::new(
-    r#"(?i)(?:\b(?:pid|tid|ppid|thread[-_]?id|process[-_]?id)\b\s*[=:]?\s*\d+|\b[a-z][\w.-]*\[\d+\]|\b(?:req(?:uest)?|trace|span|correlation|x-request)[-_]?id\b"?\s*[=:]\s*"?[\w.:-]+|\breq-[\w-]+|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b[0-9a-f]{12,}\b)"#,
+    r#"(?i)(?:\b(?:ts|time|timestamp)"?\s*[=:]\s*"?\d{9,13}(?:\.\d+)?\b|\b(?:pid|tid|ppid|thread[-_]?id|process[-_]?id)\b\s*[=:]?\s*\d+|\b[a-z][\w.-]*\[\d+\]|\b(?:req(?:uest)?|trace|span|correlation|x-request)[-_]?id\b"?\s*[=:]\s*"?[\w.:-]+|\breq-[\w-]+|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\b[0-9a-f]{12,}\b)"#,
 );
 
 /// The line with its timestamps and volatile ids masked: two lines with
@@ -113,6 +114,15 @@ mod tests {
         assert_eq!(
             key("Mar  5 10:00:01 web1 cron[123]: job done"),
             key("Mar  5 10:00:09 web1 cron[77]: job done")
+        );
+        // A time field's epoch seconds are a timestamp.
+        assert_eq!(
+            key(r#"{"level":"info","ts":1761019822.3152757,"msg":"adapted config"}"#),
+            key(r#"{"level":"info","ts":1761019847.6426964,"msg":"adapted config"}"#)
+        );
+        assert_ne!(
+            key(r#"{"ts":1761019822.31,"try_again":1761106222.3}"#),
+            key(r#"{"ts":1761019822.31,"try_again":1761106247.6}"#)
         );
         assert_ne!(
             key("sent 123456789012 bytes"),
