@@ -315,4 +315,15 @@ mod tests {
             assert!(!g.contains(" more)"), "{g}");
         }
     }
+    /// A cut that fits well under the ceiling grows back into the room
+    /// compat's size leaves (never over it).
+    #[test]
+    fn a_cut_under_the_ceiling_grows_back_into_it() {
+        let words = |n: usize| Compressed::new("word ".repeat(n).into_bytes());
+        let input = "word ".repeat(400);
+        let cut = |b: Option<usize>, _| Some(words(b.map_or(400, |b| b / 2)));
+        let v = within_compat(input.as_bytes(), None, cut, || Some(100)).unwrap();
+        let t = crate::tokens::count(&v.bytes);
+        assert!((90..=100).contains(&t), "{t}");
+    }
 }

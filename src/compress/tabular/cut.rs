@@ -25,9 +25,6 @@ const MIN_SUMMARISED_RUN: usize = 3;
 const MAX_PATTERNS: usize = 4;
 /// A marker's own summary, in bytes at least and at most.
 const MARKER_ROOM: (usize, usize) = (60, 1200);
-/// A gap's marker's own summary under compat's size as a ceiling, in
-/// bytes at most.
-const CEILING_MARKER_ROOM: usize = 96;
 /// A run of this many rows or more lists the categories its rows hold.
 const LONG_RUN: usize = 8;
 
@@ -113,11 +110,7 @@ impl LeanCut<'_> {
             .clone()
             .map(|i| self.cells[i].iter().map(|c| c.len() + 1).sum::<usize>())
             .sum();
-        // Under compat's size a gap has room for a group's ranges (its
-        // years and its values); under the user's budget, the least.
-        let room = if self.ceiling {
-            CEILING_MARKER_ROOM
-        } else if self.terse {
+        let room = if self.terse {
             MARKER_ROOM.0
         } else {
             (bytes / 6).clamp(MARKER_ROOM.0, MARKER_ROOM.1)

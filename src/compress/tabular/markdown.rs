@@ -273,6 +273,18 @@ mod tests {
         assert_eq!(cells(r"| a \| b | c |"), [r"a \| b", "c"]);
     }
 
+    /// A table without outer pipes is written back without them, its
+    /// delimiter row as written; a marker is still a row of it.
+    #[test]
+    fn a_table_without_outer_pipes_keeps_its_style() {
+        let t = parse("a    | b\n---|---------\nx    | 1\ny | 2\n").unwrap();
+        assert_eq!(
+            t.render(&[true, false], None, |_| "\u{2026} 1 rows elided \u{2026}"
+                .into()),
+            "a | b\n---|---------\nx | 1\n\u{2026} 1 rows elided \u{2026} |\n"
+        );
+    }
+
     #[test]
     fn padding_is_collapsed() {
         let t = parse("| a    |   b |\n| :--- | --: |\n| x    |   1 |\n").unwrap();
