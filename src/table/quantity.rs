@@ -23,7 +23,7 @@ pub enum Family {
 /// A cell read as a quantity: its family and its value in the family's
 /// scale (bytes, percent, seconds, or the number for plain and milli).
 pub fn quantity(cell: &str) -> Option<(Family, f64)> {
-    let t = cell.trim();
+    let t = measured(cell.trim());
     if let Some(x) = number(t) {
         return Some((Family::Plain, x));
     }
@@ -42,6 +42,15 @@ pub fn quantity(cell: &str) -> Option<(Family, f64)> {
     let unit = unit.strip_prefix(' ').unwrap_or(unit);
     let (family, scale) = unit_scale(unit)?;
     Some((family, x * scale))
+}
+
+/// A measurement's value without its error (`373.36 ± 2.25` → `373.36`,
+/// as a benchmark prints it); any other cell as it is.
+fn measured(t: &str) -> &str {
+    match t.split_once('\u{b1}') {
+        Some((v, e)) if number(e.trim()).is_some() && !v.trim().is_empty() => v.trim_end(),
+        _ => t,
+    }
 }
 
 /// The family and scale of a unit.
@@ -119,7 +128,7 @@ pub fn column<'c>(cells: impl Iterator<Item = &'c str>) -> Option<(Family, Vec<O
         }
         let (f, x) = quantity(t)?;
         if f == Family::Plain {
-            forms.add(t)?;
+            forms.add(measured(t))?;
         }
         if f == Family::Milli {
             milli.push(out.len());
@@ -195,6 +204,21 @@ impl Forms {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A benchmark's `value ± error` is its value: a column of them has a
+    /// least and a greatest row.
+    #[test]
+    fn a_measurement_is_its_value_without_its_error() {
+        assert_eq!(
+            quantity("373.36 \u{b1} 2.25"),
+            Some((Family::Plain, 373.36))
+        );
+        assert_eq!(quantity("12ms\u{b1}3"), Some((Family::Duration, 0.012)));
+        assert_eq!(quantity("\u{b1} 2.25"), None);
+        assert_eq!(quantity("a \u{b1} 2"), None);
+        let (f, v) = column(["13.45 \u{b1} 0.93", "2400.01 \u{b1} 7.72"].into_iter()).unwrap();
+        assert_eq!((f, v), (Family::Plain, vec![Some(13.45), Some(2400.01)]));
+    }
 
     #[test]
     fn commas_are_thousands_only_in_strict_consistent_groups() {

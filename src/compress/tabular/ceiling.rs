@@ -1,5 +1,5 @@
-//! Issue 40 rule 8 for CSV and TSV tables: a lean view is never larger
-//! than compat's cut of the same table, when the rules of issue 40 rule 5
+//! Issue 40 rule 8 for CSV, TSV and Markdown tables: a lean view is never
+//! larger than compat's view of the same table, when the rules of issue 40 rule 5
 //! allow it (every error row, every extreme row, every row of a state
 //! other than the default and the whole summary stay).
 
@@ -20,7 +20,7 @@ pub(super) fn within_compat(
     compat: impl FnOnce() -> Option<usize>,
 ) -> Option<Compressed> {
     let view = cut(budget, false);
-    if budget.is_some() || input.len() > super::whole::COUNTED_BYTES {
+    if budget.is_some() || input.len() > CEILING_BYTES {
         return view;
     }
     let Some(room) = compat() else {
@@ -37,12 +37,16 @@ pub(super) fn within_compat(
     // and the whole summary, so it may not get within compat's size: then
     // the smallest is taken if it is smaller than the view.
     let (mut b, mut best) = (room, None::<(usize, Compressed)>);
+    // The least budget found over the ceiling.
+    let mut over = usize::MAX;
+    let mut fit = None;
     for _ in 0..REFITS {
         let t = match cut(Some(b), true) {
             Some(v) => {
                 let t = crate::tokens::count(&v.bytes);
                 if t <= room {
-                    return Some(v);
+                    fit = Some((b, t, v));
+                    break;
                 }
                 if best.as_ref().is_none_or(|(bt, _)| t < *bt) {
                     best = Some((t, v));
@@ -51,16 +55,54 @@ pub(super) fn within_compat(
             }
             None => before,
         };
-        b = b.saturating_sub(t - room);
+        over = over.min(b);
+        // Smaller by the excess, or by half at most (an excess of held
+        // rows' markers is not the rows' own).
+        b = b.saturating_sub(t - room).max(b / 2);
         if b == 0 {
             break;
         }
     }
-    match best {
-        Some((t, v)) if t < before => Some(v),
-        _ => view,
+    let Some((mut b, mut t, mut v)) = fit else {
+        return match best {
+            Some((t, v)) if t < before => Some(v),
+            _ => view,
+        };
+    };
+    // A cut that leaves room under the ceiling grows back into it (a
+    // group's rows, a gap's ranges): the room compat's size allows is
+    // used, between the budget that fit and the least one that did not.
+    for _ in 0..GROWS {
+        if room - t <= room / GROW_SLACK {
+            break;
+        }
+        let next = (b + (room - t)).min(b + over.saturating_sub(b) / 2);
+        if next <= b {
+            break;
+        }
+        match cut(Some(next), true) {
+            Some(w) => {
+                let wt = crate::tokens::count(&w.bytes);
+                if wt <= room {
+                    (b, t, v) = (next, wt, w);
+                } else {
+                    over = next;
+                }
+            }
+            None => over = next,
+        }
     }
+    Some(v)
 }
+
+/// Cuts a fitting cut grows back by at most.
+const GROWS: usize = 3;
+/// A fitting cut within this share of the ceiling (1/N) does not grow.
+const GROW_SLACK: usize = 20;
+
+/// Bytes of a table held to compat's size at most: each cut within a
+/// budget counts its rows' tokens, at most [`REFITS`] + [`GROWS`] times.
+const CEILING_BYTES: usize = 1 << 20;
 
 /// Cuts within a budget [`within_compat`] tries at most.
 const REFITS: usize = 4;
@@ -70,6 +112,22 @@ const REFITS: usize = 4;
 pub(super) fn compat_room(input: &[u8], t: &Table<'_>, query: &str) -> Option<usize> {
     let (view, _) = super::sample(input, t, query, crate::timings::Clock::new("tabular"))?;
     Some(crate::tokens::count(&view).saturating_sub(crate::engine::NOTE_RESERVE))
+}
+
+/// The tokens of compat's view of `input` (compat's detection and
+/// compressor, whatever type it reads: a Markdown table is text to it),
+/// less the room a lean view's retrieve line takes; `None` when compat
+/// passes it through.
+pub(super) fn compat_view_room(input: &[u8], query: &str) -> Option<usize> {
+    use crate::compress::Input;
+    let d = crate::detect::detect_as(input, crate::profile::Profile::Compat, true, false);
+    let entry = crate::compress::lookup(&d.ct)?;
+    let req = Input {
+        parsed: d.parsed,
+        ..Input::plain(input, query)
+    };
+    let view = (entry.run)(&req).ok()?;
+    Some(crate::tokens::count(&view.bytes).saturating_sub(crate::engine::NOTE_RESERVE))
 }
 
 #[cfg(test)]
@@ -256,5 +314,16 @@ mod tests {
             );
             assert!(!g.contains(" more)"), "{g}");
         }
+    }
+    /// A cut that fits well under the ceiling grows back into the room
+    /// compat's size leaves (never over it).
+    #[test]
+    fn a_cut_under_the_ceiling_grows_back_into_it() {
+        let words = |n: usize| Compressed::new("word ".repeat(n).into_bytes());
+        let input = "word ".repeat(400);
+        let cut = |b: Option<usize>, _| Some(words(b.map_or(400, |b| b / 2)));
+        let v = within_compat(input.as_bytes(), None, cut, || Some(100)).unwrap();
+        let t = crate::tokens::count(&v.bytes);
+        assert!((90..=100).contains(&t), "{t}");
     }
 }

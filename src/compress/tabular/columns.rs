@@ -148,7 +148,10 @@ pub(super) fn add_row<'a>(
             continue;
         }
         match numeric[c] {
-            Some(Family::Plain) => match crate::compress::shared::stats::number(t) {
+            // A measurement (`373.36 ± 2.25`) counts as its value.
+            Some(Family::Plain) => match crate::compress::shared::stats::number(t)
+                .or_else(|| quantity::quantity(t).map(|q| q.1))
+            {
                 Some(x) => st.add(unit, name, Scalar::Num(t, x)),
                 None => st.add(unit, name, Scalar::Str(t)),
             },
@@ -305,9 +308,9 @@ pub(super) fn group_column(
 }
 
 /// The rows of each group of a long-format table that show its course:
-/// its first and last row, and the rows of its least and greatest value
-/// of the first [`GROUP_MEASURES`] measures; groups in order of first
-/// appearance.
+/// its first row, the rows of its greatest and least value of the first
+/// [`GROUP_MEASURES`] measures, its last row (most telling first, each
+/// once); groups in order of first appearance.
 pub(super) fn group_rows(
     names: &[&str],
     cells: &[Vec<&str>],
@@ -348,12 +351,17 @@ pub(super) fn group_rows(
     courses
         .into_iter()
         .map(|(first, last, ext)| {
-            let mut rows = vec![first, last];
+            // Most telling first: the group's first row (a gap then
+            // holds one group, its marker the group's ranges), the
+            // greatest and least value of each measure (which year had
+            // most), its last row.
+            let mut rows = vec![first];
             for ((_, lo), (_, hi)) in ext.into_iter().flatten() {
-                rows.extend([lo, hi]);
+                rows.extend([hi, lo]);
             }
-            rows.sort_unstable();
-            rows.dedup();
+            rows.push(last);
+            let mut seen = rustc_hash::FxHashSet::default();
+            rows.retain(|&r| seen.insert(r));
             rows
         })
         .collect()

@@ -44,6 +44,8 @@ pub(crate) struct LeanCut<'a> {
     spans: Vec<Option<(f64, f64)>>,
     /// Per column: how many distinct values it holds.
     distinct: Vec<usize>,
+    /// Per column: one value in every row (the summary says it).
+    constant: Vec<bool>,
     /// The column the table is ranked by.
     ranked: Option<usize>,
     /// Under a budget: a gap's marker says what fits in its least room.
@@ -127,6 +129,9 @@ impl LeanCut<'_> {
         // and says nothing.
         let shared = st.render_shared(room, !self.ceiling, |f: &Field<'_>| {
             match self.names.iter().position(|n| n.trim() == f.name) {
+                // Under compat's size, what the whole table's summary
+                // states of every row is not said again by each gap.
+                Some(c) if self.ceiling && self.constant[c] => Mode::Skip,
                 // A run's dates are its span.
                 Some(c) if Some(c) == self.ranked => Mode::Skip,
                 Some(_) if f.dated() => Mode::Span,
@@ -309,12 +314,16 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
         "top or bottom of a numeric column",
     );
     // A long-format table: each group's course, not a global sample.
-    if let Some(group) = group_column(&g.names, &cells, &numeric) {
+    let groups = match group_column(&g.names, &cells, &numeric) {
+        Some(group) => group_rows(&g.names, &cells, &numeric, group),
+        None => Vec::new(),
+    };
+    {
         let mut room = (total / 16).clamp(2048, 32768);
         // A group's ends are its course, not rule 5: a ceiling may drop them.
         let mut course = vec![false; n];
-        for rows in group_rows(&g.names, &cells, &numeric, group) {
-            admit(&mut keep, &mut course, &rows, &lens, &mut room);
+        for rows in &groups {
+            admit(&mut keep, &mut course, rows, &lens, &mut room);
         }
     }
     account(
@@ -394,7 +403,26 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
             .filter(|&i| held[i])
             .map(|i| crate::tokens::count(docs[i].as_bytes()) + 1)
             .sum();
-        let b = b.saturating_sub(held_cost);
+        let mut b = b.saturating_sub(held_cost);
+        // Under compat's size, each group's course comes before any other
+        // row, round by round (every group's greatest and least value,
+        // then its ends), while it fits: "which year had most" is a
+        // group's answer.
+        if g.ceiling {
+            // A row amid dropped ones splits their gap: one more marker.
+            let gap =
+                crate::tokens::count(lean_marker(999, None).as_bytes()) + 1 + MARKER_ROOM.0 / 4;
+            let rounds = groups.iter().map(Vec::len).max().unwrap_or(0);
+            for r in 0..rounds {
+                for &i in groups.iter().filter_map(|rows| rows.get(r)) {
+                    let c = crate::tokens::count(docs[i].as_bytes()) + 1 + gap;
+                    if !held[i] && c <= b {
+                        b -= c;
+                        held[i] = true;
+                    }
+                }
+            }
+        }
         let mut k = Keep::new(n);
         for i in 0..n {
             if held[i] {
@@ -456,9 +484,16 @@ pub(crate) fn lean_cut<'a>(g: &Grid<'a>, query: &str, budget: Option<usize>) -> 
             seen.len()
         })
         .collect();
+    let constant = (0..width)
+        .map(|c| {
+            let first = cells.first().map(|r| r.get(c).map_or("", |x| x.trim()));
+            first.is_some_and(|f| cells.iter().all(|r| r.get(c).map_or("", |x| x.trim()) == f))
+        })
+        .collect();
     LeanCut {
         keep,
         summary,
+        constant,
         trace,
         cells,
         names: g.names.clone(),

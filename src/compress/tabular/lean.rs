@@ -88,9 +88,13 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         .ok()
         .and_then(super::markdown::parse)
     {
-        // Compat reads a Markdown table as text: its view is no cut of
-        // the table to be held to.
-        return super::markdown::lean_markdown(input.body, &t, input.query, input.budget).ok_or(NO);
+        // Compat reads a Markdown table as text (or as a table): the
+        // ceiling is its view, whichever compressor made it.
+        let cut = |budget, ceiling| {
+            super::markdown::lean_markdown(input.body, &t, input.query, budget, ceiling)
+        };
+        let compat = || super::ceiling::compat_view_room(input.body, input.query);
+        return super::ceiling::within_compat(input.body, input.budget, cut, compat).ok_or(NO);
     }
     let parsed;
     let t = match &input.parsed {

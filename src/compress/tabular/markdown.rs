@@ -19,6 +19,12 @@ pub(super) struct Pipe<'a> {
     rows: Vec<Vec<&'a str>>,
     crlf: bool,
     ends_lf: bool,
+    /// Whether the header has outer pipes (`| a | b |`, not `a | b`): a
+    /// table is written back in its own style.
+    outer: bool,
+    /// The delimiter line as written, for a table without outer pipes
+    /// (`---|---` is already compact).
+    delim_line: &'a str,
 }
 
 /// The cells of a table line: outer pipes dropped, split on pipes that are
@@ -92,12 +98,28 @@ pub(super) fn parse(text: &str) -> Option<Pipe<'_>> {
         rows,
         crlf: body.contains("\r\n"),
         ends_lf: text.ends_with('\n'),
+        outer: head.trim_start().starts_with('|'),
+        delim_line,
     })
 }
 
 impl Pipe<'_> {
-    /// A row as a compact table line (a pipe in a marker escaped).
-    fn line(out: &mut String, cells: &[Cow<'_, str>]) {
+    /// A row as a compact table line (a pipe in a marker escaped), with
+    /// outer pipes or without, as the table has them.
+    fn line(&self, out: &mut String, cells: &[Cow<'_, str>]) {
+        if !self.outer {
+            let start = out.len();
+            for (i, c) in cells.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(" | ");
+                }
+                out.push_str(c);
+            }
+            let end = out[start..].trim_end().len();
+            out.truncate(start + end);
+            out.push('\n');
+            return;
+        }
         out.push('|');
         for c in cells {
             out.push(' ');
@@ -120,13 +142,22 @@ impl Pipe<'_> {
     ) -> String {
         let mut out = String::new();
         let names: Vec<Cow<'_, str>> = self.names.iter().map(|&n| n.into()).collect();
-        Self::line(&mut out, &names);
-        let aligns: Vec<Cow<'_, str>> = self.aligns.iter().map(|&a| a.into()).collect();
-        Self::line(&mut out, &aligns);
+        self.line(&mut out, &names);
+        if self.outer {
+            let aligns: Vec<Cow<'_, str>> = self.aligns.iter().map(|&a| a.into()).collect();
+            self.line(&mut out, &aligns);
+        } else {
+            out.push_str(self.delim_line.trim());
+            out.push('\n');
+        }
         let marker_row = |out: &mut String, text: &str| {
             let mut m: Vec<Cow<'_, str>> = vec![text.replace('|', "\\|").into()];
-            m.resize(self.names.len().max(1), Cow::Borrowed(""));
-            Self::line(out, &m);
+            // Without outer pipes, a row of one cell would be no row.
+            m.resize(
+                self.names.len().max(if self.outer { 1 } else { 2 }),
+                Cow::Borrowed(""),
+            );
+            self.line(out, &m);
         };
         if let Some(s) = summary.filter(|_| keep.contains(&false)) {
             marker_row(&mut out, s);
@@ -134,7 +165,7 @@ impl Pipe<'_> {
         let mut next = 0;
         let row = |out: &mut String, i: usize| {
             let cells: Vec<Cow<'_, str>> = self.rows[i].iter().map(|&c| c.into()).collect();
-            Self::line(out, &cells);
+            self.line(out, &cells);
         };
         for run in dropped_runs(keep) {
             for i in next..run.start {
@@ -158,12 +189,16 @@ impl Pipe<'_> {
 
 /// A Markdown pipe table by the lean rules: whole (without its padding)
 /// when it is short or a reference table within its budget, else cut,
-/// each marker a row; `None` when the view would not be smaller.
+/// each marker a row; `None` when the view would not be smaller. Under a
+/// `ceiling` (the budget is compat's size, [`super::ceiling::within_compat`])
+/// a short or small table is cut too, and a reference table's other rows
+/// fill the budget.
 pub(super) fn lean_markdown(
     input: &[u8],
     t: &Pipe<'_>,
     query: &str,
     budget: Option<usize>,
+    ceiling: bool,
 ) -> Option<Compressed> {
     let n = t.rows.len();
     let render_all = || t.render(&vec![true; n], None, |_| String::new());
@@ -176,7 +211,7 @@ pub(super) fn lean_markdown(
         usize::MAX
     };
     let plan = whole::plan(tokens, t.names.len(), n, |i| t.rows[i].clone(), budget);
-    if plan.whole || n < super::lean::LEAN_MIN_ROWS {
+    if plan.whole || (!ceiling && n < super::lean::LEAN_MIN_ROWS) {
         let all = render_all();
         let mut trace = Trace::default();
         trace.add("table read whole", n);
@@ -190,10 +225,14 @@ pub(super) fn lean_markdown(
         tail: LEAN_TAIL,
         top: 1,
         errors: true,
-        fill: false,
-        ceiling: false,
+        // A data table's rows stay chosen by value.
+        fill: ceiling && plan.key.is_some(),
+        ceiling,
     };
     let cut = lean_cut(&g, query, budget);
+    if !cut.keep.contains(&false) {
+        return None;
+    }
     let view = t.render(&cut.keep, Some(&lean_summary(&cut.summary)), |run| {
         let note = plan
             .key
@@ -232,6 +271,18 @@ mod tests {
     #[test]
     fn escaped_pipes_stay_in_their_cell() {
         assert_eq!(cells(r"| a \| b | c |"), [r"a \| b", "c"]);
+    }
+
+    /// A table without outer pipes is written back without them, its
+    /// delimiter row as written; a marker is still a row of it.
+    #[test]
+    fn a_table_without_outer_pipes_keeps_its_style() {
+        let t = parse("a    | b\n---|---------\nx    | 1\ny | 2\n").unwrap();
+        assert_eq!(
+            t.render(&[true, false], None, |_| "\u{2026} 1 rows elided \u{2026}"
+                .into()),
+            "a | b\n---|---------\nx | 1\n\u{2026} 1 rows elided \u{2026} |\n"
+        );
     }
 
     #[test]
