@@ -211,6 +211,25 @@ static REGISTRY: [Entry; 15] = [
     ),
 ];
 
+/// The tokens of compat's view of `body` (detected as compat detects it,
+/// no query), less the room a lean view's retrieve line takes; `None`
+/// when compat passes it whole (its view is the input, which no lean view
+/// exceeds). Issue 40 rule 8: a lean view is never larger than compat's.
+pub(crate) fn compat_room(body: &[u8]) -> Option<usize> {
+    let (ct, parsed) = crate::detect::detect_parsed(body);
+    let entry = lookup(&ct)?;
+    let input = Input {
+        parsed,
+        ..Input::plain(body, "")
+    };
+    let view = (entry.run)(&input).ok()?;
+    let tokens = view
+        .tokens
+        .unwrap_or_else(|| crate::tokens::count(&view.bytes));
+    (tokens < crate::tokens::count(body))
+        .then(|| tokens.saturating_sub(crate::engine::NOTE_RESERVE))
+}
+
 /// The compressor registered for `ct`, if any.
 pub(crate) fn lookup(ct: &ContentType) -> Option<&'static Entry> {
     REGISTRY.iter().find(|e| &e.content_type == ct)
