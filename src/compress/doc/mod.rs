@@ -144,8 +144,8 @@ fn command(line: &str) -> bool {
 /// [`CEILING_BYTES`]) the view cannot cut (it would save under
 /// [`MIN_SAVING`] %, so the document would pass whole) while compat's view
 /// of the same input (`compat`: its tokens less the retrieve line's) is
-/// smaller is read again at the compact level, taken when smaller than
-/// the document: every heading, definition and sentence as before (a
+/// smaller is read again at the compact level, taken when it saves
+/// [`MIN_SAVING`] % as the view would: every heading, definition and sentence as before (a
 /// page's one story stays whole), and a code block of more than
 /// [`COMPACT_CODE`] lines cut to its first line, its lines of error
 /// output, a diagnostic's location and a patch's changes (a guide made of
@@ -234,7 +234,7 @@ fn lean_at(
         return Err(Decline("nothing to drop"));
     }
     let mut out = emit(&doc, &items);
-    if budget.is_none() && !was_cleaned && !compact {
+    if budget.is_none() && !was_cleaned {
         // Folded link targets are not what the cut saves: the saving is
         // weighed against the document with its targets folded, but for
         // a long document (whose targets are the first thing to go).

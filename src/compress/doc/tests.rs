@@ -329,7 +329,7 @@ fn a_document_over_compats_size_keeps_headings_errors_and_changes() {
     let mut doc = String::from("# Upgrade guide\n\n");
     for k in 0..6 {
         doc.push_str(&format!(
-            "## {k}. next we encounter an error in `crate{k}`\n\n```bash\nerror[E0433]: failed to resolve: could not find `old{k}` in `dep`\n  --> src/lib{k}.rs:1:19\n   |\n 1 | use crate::dep::old{k}::collections::HashMap;\n   |            ^^^^^^^^ could not find it\n```\n\nWe replace the import:\n\n```diff\ndiff --git a/src/lib{k}.rs b/src/lib{k}.rs\nindex f38e88411..1587f4131 100644\n--- a/src/lib{k}.rs\n+++ b/src/lib{k}.rs\n@@ -1,3 +1,3 @@\n use std::fmt;\n-use crate::dep::old{k}::collections::HashMap;\n+use std::collections::HashMap;\n use std::io;\n```\n\n"
+            "## {k}. next we encounter an error in `crate{k}`\n\n```bash\nerror[E0433]: failed to resolve: could not find `old{k}` in `dep`\n  --> src/lib{k}.rs:1:19\n   |\n 1 | use crate::dep::old{k}::collections::HashMap;\n   |            ^^^^^^^^ could not find it\n```\n\nWe replace the import:\n\n```diff\ndiff --git a/src/lib{k}.rs b/src/lib{k}.rs\nindex f38e88411..1587f4131 100644\n--- a/src/lib{k}.rs\n+++ b/src/lib{k}.rs\n@@ -1,9 +1,9 @@\n use std::c0;\n use std::c1;\n use std::c2;\n use std::c3;\n use std::c4;\n use std::c5;\n use std::fmt;\n-use crate::dep::old{k}::collections::HashMap;\n+use std::collections::HashMap;\n use std::io;\n```\n\n"
         ));
     }
     // Whole (the rich view saves too little) without a ceiling.
@@ -349,10 +349,10 @@ fn a_document_over_compats_size_keeps_headings_errors_and_changes() {
         }
     }
     assert!(!v.contains("index f38e88411"), "{v}");
-    // The index and file lines, the hunk header and its first context
-    // line go in one marker.
+    // The index and file lines, the hunk header and its context lines
+    // go in one marker.
     assert!(
-        v.contains("\u{2026} 5 lines elided (caveman): part of an example \u{2026}\n-use"),
+        v.contains("\u{2026} 11 lines elided (caveman): part of an example \u{2026}\n-use"),
         "{v}"
     );
 }
