@@ -214,14 +214,31 @@ static REGISTRY: [Entry; 15] = [
 /// Compat's view of `body` as the engine makes it (compat's detection,
 /// its compressor), or `None` when compat declines: the size a lean view
 /// stays within (issue 40 §8: never larger than compat's view).
-pub(crate) fn compat_view(body: &[u8], query: &str) -> Option<Vec<u8>> {
+fn compat_compressed(body: &[u8], query: &str) -> Option<Compressed> {
     let (ct, parsed) = crate::detect::detect_parsed(body);
     let entry = lookup(&ct)?;
     let input = Input {
         parsed,
         ..Input::plain(body, query)
     };
-    (entry.run)(&input).ok().map(|c| c.bytes)
+    (entry.run)(&input).ok()
+}
+
+/// The bytes of compat's view ([`compat_compressed`]).
+pub(crate) fn compat_view(body: &[u8], query: &str) -> Option<Vec<u8>> {
+    compat_compressed(body, query).map(|c| c.bytes)
+}
+
+/// The tokens of compat's view of `body` (no query), less the room a lean
+/// view's retrieve line takes; `None` when compat passes it whole (its
+/// view is the input, which no lean view exceeds).
+pub(crate) fn compat_room(body: &[u8]) -> Option<usize> {
+    let view = compat_compressed(body, "")?;
+    let tokens = view
+        .tokens
+        .unwrap_or_else(|| crate::tokens::count(&view.bytes));
+    (tokens < crate::tokens::count(body))
+        .then(|| tokens.saturating_sub(crate::engine::NOTE_RESERVE))
 }
 
 /// The compressor registered for `ct`, if any.

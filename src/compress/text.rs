@@ -71,7 +71,9 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         if matches!(input.parsed, crate::detect::Parsed::Unsure) {
             return unsure(text);
         }
-        return super::doc::lean(text, input.query, input.budget);
+        return super::doc::lean(text, input.query, input.budget, &|| {
+            super::compat_room(input.body)
+        });
     }
     compress(text, input.query)
 }

@@ -79,6 +79,19 @@ pub(super) fn node_marker(tree: &Tree<'_>, parent: Option<usize>, run: &[usize],
                 tree.path(of)
             )
         }
+        Why::Run(of) => {
+            let key = |c: usize| tree.nodes[c].key.clone().unwrap_or_default();
+            let (a, b) = (key(first), key(run[run.len() - 1]));
+            let keys = if a == b {
+                a
+            } else {
+                format!("{a} \u{2026} {b}")
+            };
+            format!(
+                "# \u{2026} {keys}: {lines} lines elided (caveman) \u{2026} the same as in {}",
+                tree.path(of)
+            )
+        }
         Why::List => {
             let total: usize = parent
                 .map(|p| {

@@ -11,6 +11,11 @@
 //!   a block of some size (a repeated install step with its scripts), not
 //!   a short step a reader follows in place, nor inside a member of a
 //!   list of records shortened below (a failing pod stays whole);
+//! - a run of a mapping's entries that repeats, entry for entry and line
+//!   for line, the entries of an earlier mapping (a schema's second
+//!   definition that opens with the first one's properties), which
+//!   becomes a marker naming its first and last key and the earlier
+//!   mapping by its path;
 //! - the middle of a long list of one-line values whose key does not
 //!   define the thing (a lint `ignore` list, not `dependencies`), which
 //!   keeps its first values, its last, and any with an error word or a
@@ -50,6 +55,13 @@ const REPEAT_LINES: usize = 3;
 /// fold: its marker (about twenty tokens) then replaces several times its
 /// size, and the copy it names holds every key and value.
 const REPEAT_DEFINING_LINES: usize = 6;
+/// A repeated run of entries must have this many lines (and at least two
+/// entries) to fold: its marker names two keys and a path, about twenty
+/// tokens.
+const RUN_LINES: usize = 8;
+/// Configs of more lines than this are not searched for repeated runs
+/// (each entry's text is compared whole).
+const RUN_MAX_LINES: usize = 20_000;
 
 /// Keys whose lists define the thing: never shortened.
 const PROTECTED: [&str; 24] = [
@@ -119,6 +131,8 @@ pub(super) enum Why {
     List,
     /// A healthy member of a long list of records.
     Record,
+    /// One of a run of entries that repeats the entries of mapping `0`.
+    Run(usize),
 }
 
 /// One marker and what it stands for.
@@ -144,7 +158,18 @@ pub(super) fn plan(tree: &Tree<'_>, rules: &Rules) -> Plan {
     if rules.lists {
         records(tree, rules, &mut why);
         if rules.repeats {
+            // A run of entries first: it folds more than the repeated
+            // subtrees inside it would one by one.
+            repeated_runs(tree, &mut why);
             repeats(tree, &mut why);
+            // A run inside a subtree folded whole goes with it.
+            for id in 0..tree.nodes.len() {
+                if matches!(why[id], Some(Why::Run(_)))
+                    && tree.ancestors(id).any(|a| why[a].is_some())
+                {
+                    why[id] = None;
+                }
+            }
         }
         lists(tree, rules, &mut why);
     }
@@ -399,6 +424,78 @@ fn repeats(tree: &Tree<'_>, why: &mut [Option<Why>]) {
             Some(_) => {}
             None => {
                 seen.insert(text, id);
+            }
+        }
+    }
+}
+
+/// Runs of a mapping's entries (two or more, [`RUN_LINES`] lines) that
+/// repeat, entry for entry, consecutive entries of an earlier mapping
+/// that ends before them (none of them folded). The longest earlier run
+/// is named; a run holding a defining key (a container's `name` and
+/// `image`) folds only at twice [`RUN_LINES`].
+fn repeated_runs(tree: &Tree<'_>, why: &mut [Option<Why>]) {
+    if tree.lines.len() > RUN_MAX_LINES {
+        return;
+    }
+    // Each keyed entry's text, interned; where each text sits.
+    let mut ids: FxHashMap<String, u32> = FxHashMap::default();
+    let mut text_of: Vec<Option<u32>> = vec![None; tree.nodes.len()];
+    let mut at: FxHashMap<u32, Vec<(usize, usize)>> = FxHashMap::default();
+    for (p, node) in tree.nodes.iter().enumerate() {
+        for (k, &c) in node.children.iter().enumerate() {
+            let n = &tree.nodes[c];
+            if n.item || n.key.is_none() {
+                continue;
+            }
+            let next = ids.len() as u32;
+            let t = *ids.entry(canonical(tree, c)).or_insert(next);
+            text_of[c] = Some(t);
+            at.entry(t).or_default().push((p, k));
+        }
+    }
+    for p in 0..tree.nodes.len() {
+        let kids = &tree.nodes[p].children;
+        let mut k = 0;
+        while k < kids.len() {
+            let start = tree.nodes[kids[k]].start;
+            let mut best: Option<(usize, usize)> = None;
+            let places = text_of[kids[k]].and_then(|t| at.get(&t));
+            for &(q, j) in places.into_iter().flatten() {
+                let qk = &tree.nodes[q].children;
+                if q == p || tree.nodes[q].end > start || gone(tree, why, q) {
+                    continue;
+                }
+                let mut n = 0;
+                while k + n < kids.len()
+                    && j + n < qk.len()
+                    && text_of[kids[k + n]].is_some()
+                    && text_of[kids[k + n]] == text_of[qk[j + n]]
+                    && why[qk[j + n]].is_none()
+                {
+                    n += 1;
+                }
+                if best.is_none_or(|(_, m)| n > m) {
+                    best = Some((q, n));
+                }
+            }
+            let Some((q, n)) = best.filter(|&(_, n)| n >= 2) else {
+                k += 1;
+                continue;
+            };
+            let run = &kids[k..k + n];
+            let lines: usize = run.iter().map(|&c| tree.content_lines(c)).sum();
+            let defining = run.iter().any(|&c| defines(tree, c));
+            let free = run.iter().all(|&c| {
+                tree.detachable(c) && !gone(tree, why, c) && !has_anchor(&canonical(tree, c))
+            });
+            if free && lines >= RUN_LINES && (!defining || lines >= 2 * RUN_LINES) {
+                for &c in run {
+                    why[c] = Some(Why::Run(q));
+                }
+                k += n;
+            } else {
+                k += 1;
             }
         }
     }
@@ -725,6 +822,28 @@ mod tests {
         );
         let step = "    - name: Checkout\n      uses: actions/checkout@v4\n      with:\n        fetch-depth: 0\n";
         let src = format!("jobs:\n  a:\n    steps:\n{step}  b:\n    steps:\n{step}");
+        assert_eq!(view(&src, true), src.trim_end());
+    }
+    #[test]
+    fn a_run_of_entries_repeating_an_earlier_mapping_names_it() {
+        let props = "      title:\n        type: string\n      size:\n        type: integer\n      home_directory:\n        type: string\n      support_bulk_export:\n        type: boolean\n      resource_attribute_renames:\n        type: object\n        additionalProperties: true\n      tags:\n        type: array\n        items:\n          type: string\n";
+        let src = format!(
+            "definitions:\n  base:\n    type: object\n    properties:\n{props}  full:\n    type: object\n    properties:\n{props}      extra:\n        type: boolean\n"
+        );
+        let v = view(&src, true);
+        assert!(
+            v.ends_with("    properties:\n      # \u{2026} title \u{2026} tags: 15 lines elided (caveman) \u{2026} the same as in definitions.base.properties\n      extra:\n        type: boolean"),
+            "{v}"
+        );
+        // The first copy stays whole; two short entries do not fold.
+        assert!(
+            v.starts_with(&format!(
+                "definitions:\n  base:\n    type: object\n    properties:\n{props}"
+            )),
+            "{v}"
+        );
+        let short = "      a: 1\n      b: 2\n";
+        let src = format!("x:\n  p:\n{short}y:\n  p:\n{short}      c: 3\n");
         assert_eq!(view(&src, true), src.trim_end());
     }
 }

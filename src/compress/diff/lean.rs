@@ -20,6 +20,10 @@
 //! - Binary patch data goes to a marker.
 //! - Terminal escapes (`git diff --color`) are removed first.
 //!
+//! Issue 40 rule 8: a view with commit message bodies that is larger than
+//! compat's view (less the retrieve line lean adds) is made again with
+//! each message cut to its subject; every change and header stays.
+//!
 //! A first line states what was cut; under `--budget` headers come first,
 //! then changes with error words, query hits, changes, messages, context.
 
@@ -119,6 +123,8 @@ struct Account {
     other: usize,
     /// Commit headers written on one line.
     commits: usize,
+    /// Message body lines kept (besides subjects).
+    body: usize,
 }
 
 struct Cut<'d, 'a> {
@@ -126,6 +132,8 @@ struct Cut<'d, 'a> {
     hits: Vec<usize>,
     /// Under a budget: parts are not merged across classes.
     fine: bool,
+    /// Within compat's size: a commit message keeps its subject only.
+    subjects: bool,
     parts: Vec<Part>,
     file: Option<usize>,
     hunk: Option<usize>,
@@ -600,6 +608,34 @@ fn query_hits(doc: &Lines<'_>, query: &str) -> Vec<usize> {
 }
 
 pub(super) fn run(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, Decline> {
+    let (view, body) = cut(text, query, budget, false)?;
+    if budget.is_some() || !query.is_empty() || body == 0 {
+        return Ok(view);
+    }
+    // Issue 40 rule 8: a view larger than compat's (less the retrieve line
+    // lean adds) is made again with each message cut to its subject.
+    let Ok(compat) = super::compress(text) else {
+        return Ok(view);
+    };
+    let room = crate::tokens::count(&compat.bytes).saturating_sub(crate::engine::NOTE_RESERVE);
+    let before = crate::tokens::count(&view.bytes);
+    if before <= room {
+        return Ok(view);
+    }
+    match cut(text, query, budget, true) {
+        Ok((v, _)) if crate::tokens::count(&v.bytes) < before => Ok(v),
+        _ => Ok(view),
+    }
+}
+
+/// The lean view and the message body lines it keeps; `subjects`: each
+/// commit message cut to its subject.
+fn cut(
+    text: &str,
+    query: &str,
+    budget: Option<usize>,
+    subjects: bool,
+) -> Result<(Compressed, usize), Decline> {
     let clean = cleaned(text);
     let was_cleaned = clean.len() != text.len();
     let doc = Lines::split(&clean);
@@ -611,6 +647,7 @@ pub(super) fn run(text: &str, query: &str, budget: Option<usize>) -> Result<Comp
         doc: &doc,
         hits: query_hits(&doc, query),
         fine: budget.is_some(),
+        subjects,
         parts: Vec::new(),
         file: None,
         hunk: None,
@@ -748,7 +785,7 @@ pub(super) fn run(text: &str, query: &str, budget: Option<usize>) -> Result<Comp
     if doc.trailing_lf {
         out.push('\n');
     }
-    Ok(Compressed::traced(out.into_bytes(), trace))
+    Ok((Compressed::traced(out.into_bytes(), trace), account.body))
 }
 
 mod fit;

@@ -8,8 +8,8 @@ use super::blocks::{self, indent, is_list_item, item_text_start, term_like};
 use super::plan::{Plan, What};
 use super::prose::{amount, first_sentence, fold_links, key_sentence, sentences};
 use super::{
-    problem, ERROR_CODE, ERROR_OUTPUT, HEAD_CODE, MIN_CUT, MIN_GAP, SHORT_CODE, SHORT_ITEM,
-    SHORT_TABLE, TABLE_RULE, TAIL_CODE, TOC_ITEM,
+    problem, COMPACT_CODE, ERROR_CODE, ERROR_OUTPUT, HEAD_CODE, MIN_CUT, MIN_GAP, SHORT_CODE,
+    SHORT_GAP_LINE, SHORT_ITEM, SHORT_TABLE, TABLE_RULE, TAIL_CODE, TOC_ITEM,
 };
 use crate::compress::shared::dropped_runs;
 use crate::compress::shared::lines::Lines;
@@ -31,6 +31,9 @@ impl<'a> Plan<'_, 'a> {
                 .doc
                 .range(body.clone())
                 .any(|l| ERROR_OUTPUT.is_match(l) || problem(l));
+        if self.compact && content > COMPACT_CODE {
+            return self.code_compact(s, body, close);
+        }
         if content <= SHORT_CODE || shows_error || body.is_empty() {
             let why = if shows_error {
                 "example with a problem word"
@@ -78,6 +81,66 @@ impl<'a> Plan<'_, 'a> {
         }
         if close {
             self.push_same(e - 1..e, "example fence");
+        }
+    }
+
+    /// A code block at the compact level: its fences, its first line, its
+    /// lines of error output and those naming a problem, a diagnostic's
+    /// location (`--> file:line`), a patch's file lines and changed lines,
+    /// command lines and query hits; the rest in markers.
+    fn code_compact(&mut self, s: usize, body: Range<usize>, close: bool) {
+        if body.start > s {
+            self.push_same(s..s + 1, "example fence");
+        }
+        let info = self.line(s).trim().trim_start_matches(['`', '~']).trim();
+        let patch = body.start > s && matches!(info, "diff" | "patch" | "udiff");
+        let why: Vec<Option<&'static str>> = body
+            .clone()
+            .map(|i| {
+                let l = self.line(i);
+                if i == body.start {
+                    Some("example's head")
+                } else if let Some(why) = self.must(i) {
+                    Some(why)
+                } else if ERROR_OUTPUT.is_match(l) || problem(l) {
+                    Some("error output")
+                } else if l.trim_start().starts_with("--> ") {
+                    Some("a diagnostic's location")
+                } else if patch
+                    && (l.starts_with("diff ")
+                        || l.starts_with('+') && !l.starts_with("+++ ")
+                        || l.starts_with('-') && !l.starts_with("--- "))
+                {
+                    Some("change in a patch")
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let mut first = true;
+        let mut k = 0;
+        while k < why.len() {
+            let i = body.start + k;
+            if let Some(w) = why[k] {
+                self.push_same(i..i + 1, w);
+                k += 1;
+                continue;
+            }
+            let mut j = k;
+            while j < why.len() && why[j].is_none() {
+                j += 1;
+            }
+            // One short line costs less than the marker that would hide it.
+            if j == k + 1 && self.line(i).len() <= SHORT_GAP_LINE {
+                self.push_same(i..i + 1, "short line between kept ones");
+            } else {
+                self.drop(i..body.start + j, What::Code(first));
+                first = false;
+            }
+            k = j;
+        }
+        if close {
+            self.push_same(body.end..body.end + 1, "example fence");
         }
     }
 

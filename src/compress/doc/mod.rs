@@ -28,6 +28,9 @@
 //!
 //! What goes first: examples, link reference definitions, markup and
 //! badges, tables of contents, and the targets of inline links (`[text](…)`).
+//! A document that would pass whole while compat's view of it is smaller
+//! is read again at a compact level (see [`lean`]).
+//!
 //! Every dropped run is a marker that counts its lines (blank lines
 //! included) and names the examples, link definitions or markup it holds;
 //! the rest of a line cut after its first sentence is a marker at its end
@@ -80,6 +83,15 @@ const MIN_GAP: usize = 60;
 const BOILER_LINES: usize = 4;
 /// A code block that shows an error stays whole up to this many lines.
 const ERROR_CODE: usize = 40;
+/// At the compact level, code blocks of at most this many non-blank lines
+/// stay whole (a marker would cost what it hides).
+const COMPACT_CODE: usize = 3;
+/// At the compact level, one dropped code line of at most this many bytes
+/// between kept ones stays (its marker would cost as much).
+const SHORT_GAP_LINE: usize = 60;
+/// Documents of at most this many bytes are held to compat's view's size:
+/// the check reads the document with compat's rules too.
+const CEILING_BYTES: usize = 256 << 10;
 /// A list item of at most this much text (bytes, link targets folded)
 /// is not cut inside: its tail is its point (a citation's title, an
 /// option's values).
@@ -128,7 +140,42 @@ fn command(line: &str) -> bool {
     t.starts_with("$ ") || t.starts_with("> $ ")
 }
 
-pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Compressed, Decline> {
+/// The lean document view. Issue 40 rule 8: a document (up to
+/// [`CEILING_BYTES`]) the view cannot cut (it would save under
+/// [`MIN_SAVING`] %, so the document would pass whole) while compat's view
+/// of the same input (`compat`: its tokens less the retrieve line's) is
+/// smaller is read again at the compact level, taken when it saves
+/// [`MIN_SAVING`] % as the view would: every heading, definition and sentence as before (a
+/// page's one story stays whole), and a code block of more than
+/// [`COMPACT_CODE`] lines cut to its first line, its lines of error
+/// output, a diagnostic's location and a patch's changes (a guide made of
+/// patches and compiler errors).
+pub(crate) fn lean(
+    text: &str,
+    query: &str,
+    budget: Option<usize>,
+    compat: &dyn Fn() -> Option<usize>,
+) -> Result<Compressed, Decline> {
+    let view = lean_at(text, query, budget, false);
+    if view.is_ok() || budget.is_some() || !query.is_empty() || text.len() > CEILING_BYTES {
+        return view;
+    }
+    let whole = crate::tokens::count(text.as_bytes());
+    if compat().is_none_or(|room| whole <= room) {
+        return view;
+    }
+    match lean_at(text, query, None, true) {
+        Ok(c) if crate::tokens::count(&c.bytes) < whole => Ok(c),
+        _ => view,
+    }
+}
+
+fn lean_at(
+    text: &str,
+    query: &str,
+    budget: Option<usize>,
+    compact: bool,
+) -> Result<Compressed, Decline> {
     let clean = cleaned(text);
     let was_cleaned = clean.len() != text.len();
     let text: &str = &clean;
@@ -161,6 +208,7 @@ pub(crate) fn lean(text: &str, query: &str, budget: Option<usize>) -> Result<Com
         .sum();
     let mut plan = Plan::new(&doc, &hits, budget.is_some());
     plan.whole = prose <= WHOLE_PROSE;
+    plan.compact = compact;
     for (k, b) in blocks.iter().enumerate() {
         plan.block(*b, &blocks[k + 1..]);
     }

@@ -120,6 +120,9 @@ pub(super) struct Plan<'d, 'a> {
     pub(super) links: usize,
     /// A document with little prose: no sentence is cut.
     pub(super) whole: bool,
+    /// The compact level of a document larger than compat's view: a code
+    /// block keeps its lines of interest only ([`Plan::code`]).
+    pub(super) compact: bool,
     /// Inside boilerplate: the level of its heading (0: any heading ends
     /// it) and its name.
     fold: Option<(usize, &'static str)>,
@@ -137,6 +140,7 @@ impl<'d, 'a> Plan<'d, 'a> {
             next: 0,
             links: 0,
             whole: false,
+            compact: false,
             fold: None,
         }
     }

@@ -3,7 +3,7 @@
 use super::*;
 
 fn view(text: &str) -> String {
-    String::from_utf8(lean(text, "", None).expect("a view").bytes).unwrap()
+    String::from_utf8(lean(text, "", None, &|| None).expect("a view").bytes).unwrap()
 }
 
 /// Enough prose after a document that its sentences are cut (a document
@@ -47,7 +47,7 @@ fn changelog_keeps_every_version_and_item() {
     }
     // Short items are not cut: the view would save under 15 %, the
     // changelog stays whole.
-    assert!(lean(&doc, "", None).is_err());
+    assert!(lean(&doc, "", None, &|| None).is_err());
     // Long items are cut to their first sentence; every version and item
     // stays, link targets folded.
     let doc = doc.replace(
@@ -198,7 +198,7 @@ fn a_cut_that_saves_little_is_not_made() {
         ));
     }
     doc.push_str(&format!("\n{PARA}\n"));
-    assert!(lean(&doc, "", None).is_err());
+    assert!(lean(&doc, "", None, &|| None).is_err());
 }
 
 #[test]
@@ -301,7 +301,7 @@ fn one_paragraph_a_line_is_read_line_by_line() {
 #[test]
 fn every_dropped_line_is_counted() {
     let doc = format!("# A\n\n{PARA}\n{PARA}\n{PARA}\nline two of it that goes on for long enough to matter here.\nline three of it that goes on for long enough to matter here.\nline four of it that goes on for long enough to matter here.\n\n## B\n\nshort.\n{}", more());
-    let c = lean(&doc, "", None).unwrap();
+    let c = lean(&doc, "", None, &|| None).unwrap();
     let v = String::from_utf8(c.bytes).unwrap();
     let t = c.trace.unwrap();
     let kept: usize = t.kept.iter().map(|r| r.1).sum();
@@ -314,8 +314,45 @@ fn budget_keeps_headings_first() {
     for k in 0..30 {
         doc.push_str(&format!("## Section {k}\n\n{PARA}\n{PARA}\n\n"));
     }
-    let c = lean(&doc, "", Some(300)).unwrap();
+    let c = lean(&doc, "", Some(300), &|| None).unwrap();
     let v = String::from_utf8(c.bytes).unwrap();
     assert!(crate::tokens::count(v.as_bytes()) <= 330, "{v}");
     assert!(v.contains("## Section 0"), "{v}");
+}
+
+/// Issue 40 rule 8: a document of short code blocks (a migration guide:
+/// patches and compiler errors) larger than compat's view is read at the
+/// compact level: every heading and paragraph stays, a patch keeps its
+/// file line and changes, an error block its diagnostics and locations.
+#[test]
+fn a_document_over_compats_size_keeps_headings_errors_and_changes() {
+    let mut doc = String::from("# Upgrade guide\n\n");
+    for k in 0..6 {
+        doc.push_str(&format!(
+            "## {k}. next we encounter an error in `crate{k}`\n\n```bash\nerror[E0433]: failed to resolve: could not find `old{k}` in `dep`\n  --> src/lib{k}.rs:1:19\n   |\n 1 | use crate::dep::old{k}::collections::HashMap;\n   |            ^^^^^^^^ could not find it\n```\n\nWe replace the import:\n\n```diff\ndiff --git a/src/lib{k}.rs b/src/lib{k}.rs\nindex f38e88411..1587f4131 100644\n--- a/src/lib{k}.rs\n+++ b/src/lib{k}.rs\n@@ -1,9 +1,9 @@\n use std::c0;\n use std::c1;\n use std::c2;\n use std::c3;\n use std::c4;\n use std::c5;\n use std::fmt;\n-use crate::dep::old{k}::collections::HashMap;\n+use std::collections::HashMap;\n use std::io;\n```\n\n"
+        ));
+    }
+    // Whole (the rich view saves too little) without a ceiling.
+    assert!(lean(&doc, "", None, &|| None).is_err());
+    let v = lean(&doc, "", None, &|| Some(10)).unwrap();
+    let v = String::from_utf8(v.bytes).unwrap();
+    assert!(v.len() < doc.len(), "{v}");
+    for k in 0..6 {
+        for want in [
+            format!("## {k}. next we encounter an error in `crate{k}`\n"),
+            format!("```bash\nerror[E0433]: failed to resolve: could not find `old{k}` in `dep`\n  --> src/lib{k}.rs:1:19\n"),
+            format!("```diff\ndiff --git a/src/lib{k}.rs b/src/lib{k}.rs\n"),
+            format!("-use crate::dep::old{k}::collections::HashMap;\n+use std::collections::HashMap;\n use std::io;\n```\n"),
+            format!("  --> src/lib{k}.rs:1:19\n\u{2026} 2 lines elided (caveman): part of an example \u{2026}\n   |            ^^^^^^^^ could not find it\n"),
+        ] {
+            assert!(v.contains(&want), "{want}\n{v}");
+        }
+    }
+    assert!(!v.contains("index f38e88411"), "{v}");
+    // The index and file lines, the hunk header and its context lines
+    // go in one marker.
+    assert!(
+        v.contains("\u{2026} 11 lines elided (caveman): part of an example \u{2026}\n-use"),
+        "{v}"
+    );
 }

@@ -82,7 +82,8 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         // The rendered page is Markdown-like text: headings marked, code
         // fenced; the lean text rules cut it further.
         if let Ok(text) = std::str::from_utf8(&out) {
-            if let Ok(c) = super::doc::lean(text, input.query, input.budget) {
+            let compat = || super::compat_room(input.body);
+            if let Ok(c) = super::doc::lean(text, input.query, input.budget, &compat) {
                 return Ok(c);
             }
         }

@@ -84,10 +84,17 @@ impl Cut<'_, '_> {
     }
 
     /// A message cut by [`commits::message`] (a body of at most
-    /// `MESSAGE_KEEP` bytes whole): each run of dropped lines in a marker
-    /// indented by `indent`.
+    /// `MESSAGE_KEEP` bytes whole; none when the view holds to compat's
+    /// size, `subjects`): each run of dropped lines in a marker indented
+    /// by `indent`.
     pub(super) fn message(&mut self, r: Range<usize>, indent: &str) {
-        let roles = commits::message(self.doc, r.clone(), MESSAGE_KEEP, &[]);
+        let mut roles = commits::message(self.doc, r.clone(), MESSAGE_KEEP, &[]);
+        if let Some(s) = roles.iter().position(|&x| x == Role::Subject) {
+            if self.subjects {
+                roles[s + 1..].fill(Role::Dropped);
+            }
+            self.account.body += roles[s + 1..].iter().filter(|&&x| x == Role::Kept).count();
+        }
         let mut k = r.start;
         for run in roles.chunk_by(|a, b| (*a == Role::Dropped) == (*b == Role::Dropped)) {
             let lines = k..k + run.len();

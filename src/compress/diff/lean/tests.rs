@@ -114,7 +114,9 @@ fn git_log_messages_keep_their_head() {
     let text = format!(
         "commit 77d5f394e741db0969b2d497fd7ceb3538a9fdc4\nAuthor: A <a@example.com>\nDate:   Wed Sep 10 23:05:53 2025 -0400\n\n    Fix the thing\n\n    The first sentence of the body. More words follow it here.\n{body}    \n    Signed-off-by: A <a@example.com>\n\n{diff}"
     );
-    let v = view(&text);
+    // The view when it is within compat's size (here compat's view is
+    // smaller: then the message keeps its subject only).
+    let v = String::from_utf8(cut(&text, "", None, false).unwrap().0.bytes).unwrap();
     assert!(
         v.lines()
             .next()
@@ -254,4 +256,36 @@ mod properties {
             }
         }
     }
+}
+
+/// Issue 40 rule 8: a `git log -p` whose messages would make the view
+/// larger than compat's keeps each commit's subject, the bodies in
+/// markers, every change still there.
+#[test]
+fn messages_over_compats_size_keep_their_subjects() {
+    let pre: Vec<String> = (0..30).map(|k| format!("l{k}")).collect();
+    let (diff, _) = whole_file_diff(&pre, &[(15, true)]);
+    let body: String = (0..12)
+        .map(|k| format!("    Reason {k}: the old code did one thing and the new one another.\n"))
+        .collect();
+    let mut text = String::new();
+    for c in 0..3 {
+        text.push_str(&format!(
+            "commit {c}7d5f394e741db0969b2d497fd7ceb3538a9fdc4\nAuthor: A <a@example.com>\nDate:   Wed Sep 10 23:05:53 2025 -0400\n\n    Fix thing {c}\n\n{body}\n{diff}"
+        ));
+    }
+    let v = view(&text);
+    let count = crate::tokens::count;
+    let compat = count(&super::super::compress(&text).unwrap().bytes);
+    let rich = count(&cut(&text, "", None, false).unwrap().0.bytes);
+    assert!(rich > compat.saturating_sub(crate::engine::NOTE_RESERVE));
+    assert!(count(v.as_bytes()) < rich, "{v}");
+    for c in 0..3 {
+        assert!(v.contains(&format!("\n    Fix thing {c}\n    \u{2026} 13 lines of the message elided (caveman) \u{2026}\n")), "{v}");
+    }
+    assert!(!v.contains("Reason 0"), "{v}");
+    let added = v
+        .lines()
+        .filter(|l| l.starts_with('+') && !l.starts_with("+++"));
+    assert_eq!(added.count(), 3, "{v}");
 }
