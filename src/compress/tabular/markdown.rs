@@ -19,8 +19,8 @@ pub(super) struct Pipe<'a> {
     rows: Vec<Vec<&'a str>>,
     crlf: bool,
     ends_lf: bool,
-    /// Whether the header has outer pipes (`| a | b |`, not `a | b`): a
-    /// table is written back in its own style.
+    /// Whether the header or the first row has outer pipes (`| a | b |`,
+    /// not `a | b`): a table is written back in its own style.
     outer: bool,
     /// The delimiter line as written, for a table without outer pipes
     /// (`---|---` is already compact).
@@ -87,6 +87,13 @@ pub(super) fn parse(text: &str) -> Option<Pipe<'_>> {
         return None;
     }
     let aligns: Vec<&'static str> = delim.iter().map(|c| align(c)).collect::<Option<_>>()?;
+    // Outer pipes on the header or the rows (a GFM header written
+    // without them over rows written with them keeps the rows' style).
+    let mut lines = lines.peekable();
+    let outer = head.trim_start().starts_with('|')
+        || lines
+            .peek()
+            .is_some_and(|l| l.trim_start().starts_with('|'));
     // Rows gathered as they are read, no list of lines first.
     let rows: Vec<Vec<&str>> = lines.map(cells).collect();
     if rows.is_empty() {
@@ -98,7 +105,7 @@ pub(super) fn parse(text: &str) -> Option<Pipe<'_>> {
         rows,
         crlf: body.contains("\r\n"),
         ends_lf: text.ends_with('\n'),
-        outer: head.trim_start().starts_with('|'),
+        outer,
         delim_line,
     })
 }
