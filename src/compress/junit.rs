@@ -63,8 +63,14 @@ pub(crate) fn is_report(text: &str) -> bool {
         end -= 1;
     }
     let lead = &head[..end];
+    // No element opens before the root (a declaration, comments and
+    // processing instructions may).
+    let opens_element = |s: &str| {
+        s.match_indices('<')
+            .any(|(i, _)| s[i + 1..].starts_with(|c: char| c.is_ascii_alphabetic()))
+    };
     lead.find("<testsuite")
-        .is_some_and(|root| !lead[..root].contains("<t") && text.contains("<testcase"))
+        .is_some_and(|root| !opens_element(&lead[..root]) && text.contains("<testcase"))
 }
 
 /// The view, or `None` when `text` is not a JUnit report.

@@ -400,3 +400,32 @@ fn a_terraform_plan_keeps_each_resource_its_changes_and_the_summary() {
         assert!(view.contains(&format!("{folded}\n")), "{folded}\n{view}");
     }
 }
+
+/// A kind whose lines are one unbroken run (a training run's epochs, a
+/// progress bar's lines) shows its first and its last line: where the run
+/// ended is the answer.
+#[test]
+fn a_run_of_one_kind_shows_where_it_ended() {
+    let tc = TestCommand::new();
+    let mut log = String::from(
+        "loading dataset shards from /data/train (64 shards)\nmodel: resnet50, params 25.6M\n",
+    );
+    for e in 1..=80 {
+        log.push_str(&format!(
+            "Epoch {e}/80 - loss: {:.4} - accuracy: {:.4} - val_loss: {:.4}\n",
+            2.0 / f64::from(e),
+            1.0 - 0.5 / f64::from(e),
+            2.2 / f64::from(e)
+        ));
+    }
+    log.push_str("saved checkpoint to /models/run-7/final.pt\n");
+    let r = tc.run(&["compress", "--profile", "lean"], log.as_bytes());
+    assert_eq!(r.code, 0, "{}", r.stderr_str());
+    let view = String::from_utf8(r.stdout).unwrap();
+    assert!(view.contains("Epoch 1/80 - loss: 2.0000"), "{view}");
+    assert!(
+        view.contains("Epoch 80/80 - loss: 0.0250 - accuracy: 0.9938 - val_loss: 0.0275"),
+        "{view}"
+    );
+    assert!(view.contains("elided"), "{view}");
+}

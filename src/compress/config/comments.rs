@@ -109,24 +109,16 @@ const KEY_REMARK_BYTES: usize = 160;
 /// Remarks over keys stay while they take at most 1/this of the file.
 const KEY_REMARK_SHARE: usize = 3;
 
-/// Whether comment line `i` of a flat file (.env, .properties) is part of
-/// a short remark right above a key (`# Required since v3.0: …` over
-/// `REDIS_URL=`, `# --- Auth ---` over the section's first key): in a file
-/// with no sections, the comments are its documentation and its
-/// structure, and stay. Longer runs (a licence, a header) fold.
-fn documents_key(tree: &Tree<'_>, i: usize) -> bool {
-    let comment = |j: usize| tree.class[j] == Class::Comment;
-    let first = (0..=i)
-        .rev()
-        .take_while(|&j| comment(j))
-        .last()
-        .unwrap_or(i);
-    let end = (i..tree.lines.len()).find(|&j| !comment(j));
-    end.is_some_and(|e| {
-        matches!(tree.class[e], Class::Own(_))
-            && e - first <= KEY_REMARK_LINES
-            && (first..e).all(|j| tree.lines[j].len() <= KEY_REMARK_BYTES)
-    })
+/// Whether the comment run `first..end` of a flat file (.env,
+/// .properties) is a short remark right above a key (`# Required since
+/// v3.0: …` over `REDIS_URL=`, `# --- Auth ---` over the section's first
+/// key): in a file with no sections, the comments are its documentation
+/// and its structure, and stay. Longer runs (a licence, a header) fold.
+fn documents_key(tree: &Tree<'_>, first: usize, end: usize) -> bool {
+    end < tree.lines.len()
+        && matches!(tree.class[end], Class::Own(_))
+        && end - first <= KEY_REMARK_LINES
+        && (first..end).all(|j| tree.lines[j].len() <= KEY_REMARK_BYTES)
 }
 
 /// The remarks over keys of a flat file that stay ([`documents_key`]):
@@ -137,9 +129,23 @@ fn key_remarks(tree: &Tree<'_>) -> Vec<bool> {
     if !tree.flat {
         return Vec::new();
     }
-    let marks: Vec<bool> = (0..tree.lines.len())
-        .map(|i| tree.class[i] == Class::Comment && documents_key(tree, i))
-        .collect();
+    // Each run of comment lines read once.
+    let n = tree.lines.len();
+    let mut marks = vec![false; n];
+    let mut i = 0;
+    while i < n {
+        if tree.class[i] != Class::Comment {
+            i += 1;
+            continue;
+        }
+        let first = i;
+        while i < n && tree.class[i] == Class::Comment {
+            i += 1;
+        }
+        if documents_key(tree, first, i) {
+            marks[first..i].fill(true);
+        }
+    }
     let bytes = |keep: &dyn Fn(usize) -> bool| -> usize {
         (0..tree.lines.len())
             .filter(|&i| keep(i))

@@ -429,6 +429,10 @@ fn repeats(tree: &Tree<'_>, why: &mut [Option<Why>]) {
     }
 }
 
+/// Earlier places of one entry's text a run is looked for at, at most
+/// (a list of thousands of equal entries is no quadratic search).
+const RUN_PLACES: usize = 16;
+
 /// Runs of a mapping's entries (two or more, [`RUN_LINES`] lines) that
 /// repeat, entry for entry, consecutive entries of an earlier mapping
 /// that ends before them (none of them folded). The longest earlier run
@@ -461,7 +465,7 @@ fn repeated_runs(tree: &Tree<'_>, why: &mut [Option<Why>]) {
             let start = tree.nodes[kids[k]].start;
             let mut best: Option<(usize, usize)> = None;
             let places = text_of[kids[k]].and_then(|t| at.get(&t));
-            for &(q, j) in places.into_iter().flatten() {
+            for &(q, j) in places.into_iter().flatten().take(RUN_PLACES) {
                 let qk = &tree.nodes[q].children;
                 if q == p || tree.nodes[q].end > start || gone(tree, why, q) {
                     continue;

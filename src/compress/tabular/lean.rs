@@ -302,14 +302,16 @@ fn first_row_is_data(t: &Table<'_>) -> bool {
     }
     let head = t.rows.row(0);
     let rows = t.rows.len().min(HEADER_ROWS_READ);
-    let repeated = |i: usize| t.rows.row(i).iter().eq(head.iter());
+    let repeated: Vec<bool> = (0..rows)
+        .map(|i| t.rows.row(i).iter().eq(head.iter()))
+        .collect();
     let frequent = ((rows - 1) / 10).max(2);
     head.iter().enumerate().any(|(c, cell)| {
         let cell = cell.trim();
         cell.contains("://")
             || (cell.chars().any(char::is_alphabetic)
                 && (1..rows)
-                    .filter(|&i| t.rows.row(i).get(c).map(str::trim) == Some(cell) && !repeated(i))
+                    .filter(|&i| !repeated[i] && t.rows.row(i).get(c).map(str::trim) == Some(cell))
                     .nth(frequent - 1)
                     .is_some())
     })

@@ -217,6 +217,12 @@ pub(super) fn lean_markdown(
     } else {
         usize::MAX
     };
+    // A small table is read whole even over compat's view of it (compat
+    // reads Markdown as text: its cut is no sample of the rows, and a cut
+    // of a short benchmark or definition table loses the rows asked for).
+    if ceiling && tokens <= whole::SMALL_TOKENS {
+        return None;
+    }
     let plan = whole::plan(tokens, t.names.len(), n, |i| t.rows[i].clone(), budget);
     if plan.whole || (!ceiling && n < super::lean::LEAN_MIN_ROWS) {
         let all = render_all();

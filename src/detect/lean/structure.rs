@@ -190,9 +190,6 @@ pub(super) fn git_log<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
     })
 }
 
-/// terraform plan output: a resource's action comment over its
-/// `resource` line, and the plan's summary. Named terminal output (the
-/// terminal view reads it by its own rules).
 /// A JUnit XML report (`<testsuites>`/`<testsuite>` of `<testcase>`
 /// elements, as surefire, gotestsum, pytest and jest write them): test
 /// output, read by the log compressor's report view
@@ -207,6 +204,9 @@ pub(super) fn junit_report<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
     })
 }
 
+/// terraform plan output: a resource's action comment over its
+/// `resource` line, and the plan's summary. Named terminal output (the
+/// terminal view reads it by its own rules).
 pub(super) fn terraform_plan<'b>(ctx: &Ctx<'b, '_>) -> Option<Hit<'b>> {
     crate::compress::terminal::terraform::is_plan(ctx.text).then(|| {
         Hit::new(

@@ -49,6 +49,10 @@ const MAX_EXEMPLARS: usize = 200;
 /// first line, at most this many (earliest first).
 const MAX_TWICE_EXEMPLARS: usize = 8;
 
+/// A kind of this many lines or more, all in one run, shows its last
+/// line besides its first.
+const MIN_RUN_LAST: usize = 3;
+
 /// Copies of one error line kept after different lines.
 const MAX_COPIES: usize = 8;
 /// A run of at least this many lines states what its lines share.
@@ -147,6 +151,7 @@ struct Tally {
     count: usize,
     first: usize,
     second: usize,
+    last: usize,
 }
 
 /// The lean view of a document's lines: the pieces and the account.
@@ -370,6 +375,7 @@ pub(super) fn cut_at(
                             e.second = i;
                         }
                         e.count += 1;
+                        e.last = i;
                     }
                     None => {
                         tally.insert(
@@ -378,6 +384,7 @@ pub(super) fn cut_at(
                                 count: 1,
                                 first: i,
                                 second: i,
+                                last: i,
                             },
                         );
                     }
@@ -411,6 +418,7 @@ pub(super) fn cut_at(
                         count: a.count + b.count,
                         first: a.first,
                         second,
+                        last: b.last,
                     };
                 }
             }
@@ -544,6 +552,16 @@ pub(super) fn cut_at(
         let seen = shown.contains(*t) || keep.get(c.first) || keep.get(c.second);
         if wanted && !seen && testrun::routine(doc.line(c.first)).is_none() {
             keep.set(c.first, "one line of each kind");
+            // A kind whose lines are one unbroken run (a progress bar's
+            // lines, a training run's epochs) shows its last line too:
+            // where the run ended (not when it only repeats the first
+            // with other timestamps and ids: its marker says so).
+            if c.count >= MIN_RUN_LAST
+                && c.last + 1 - c.first == c.count
+                && !volatile::same_event(doc, c.first, c.last)
+            {
+                keep.set(c.last, "one line of each kind (the last of its run)");
+            }
         }
         if wanted || seen {
             kinds_shown.insert(kind);

@@ -25,6 +25,8 @@ struct Field<'a> {
     unit: &'a str,
     /// Lines holding it as a number.
     seen: usize,
+    /// The last line that did (a key twice on a line counts once).
+    at: usize,
     /// A value was not a number of that unit: no extremes.
     mixed: bool,
     max: (f64, usize),
@@ -104,6 +106,7 @@ pub(super) fn keep_extremes(doc: &Lines<'_>, keep: &mut Keep) {
                         name: k,
                         unit,
                         seen: 0,
+                        at: usize::MAX,
                         mixed: false,
                         max: (x, i),
                         min: (x, i),
@@ -118,7 +121,10 @@ pub(super) fn keep_extremes(doc: &Lines<'_>, keep: &mut Keep) {
             }
             match quantity(v) {
                 Some((x, unit)) if unit == f.unit => {
-                    f.seen += 1;
+                    if f.at != i {
+                        f.seen += 1;
+                        f.at = i;
+                    }
                     if x > f.max.0 {
                         f.max = (x, i);
                     }

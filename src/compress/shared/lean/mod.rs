@@ -391,7 +391,9 @@ pub(crate) type Probe = for<'a> fn(&'a str) -> Option<(&'a str, &'a str)>;
 /// How hard the cut presses to stay within compat's view of the same
 /// document (issue 40 §8: a lean view is never larger than compat's).
 /// Each level adds one rule to the one before; none drops an error or a
-/// warning line, a kind's only line, the closing marker or a count.
+/// warning line (but lookups of level 2: strace's failed lookups beyond
+/// one of each kind, named by the marker), a kind's only line, the
+/// closing marker or a count.
 #[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Debug)]
 pub(crate) struct Squeeze(u8);
 
@@ -431,23 +433,33 @@ impl Squeeze {
     }
 }
 
+/// Documents longer than this are held to no ceiling: each level of
+/// [`Squeeze`] is a whole cut (as tables stop at theirs).
+const CEILING_BYTES: usize = 1 << 20;
+
 /// Whether a lean view holds no more tokens than compat's view of `body`
-/// ([`crate::compress::compat_view`], made once, when first asked; its
-/// tokens counted only when it is at most twice the view's bytes). When
-/// compat declines, any view fits: the engine's own test (fewer tokens
-/// than the body) is the ceiling then.
+/// ([`crate::compress::compat_view`], made and counted once, when first
+/// asked). When compat declines, or `body` is over [`CEILING_BYTES`], any
+/// view fits: the engine's own test (fewer tokens than the body) is the
+/// ceiling then.
 pub(crate) fn compat_fits<'a>(body: &'a [u8], query: &'a str) -> impl Fn(&[u8]) -> bool + 'a {
     type View = Option<(Vec<u8>, std::cell::OnceCell<usize>)>;
     let compat: std::cell::OnceCell<View> = std::cell::OnceCell::new();
     move |view: &[u8]| {
+        // A long document is not cut again (each level is a whole cut).
+        if body.len() > CEILING_BYTES {
+            return true;
+        }
         let c = compat.get_or_init(|| {
             crate::compress::compat_view(body, query).map(|b| (b, std::cell::OnceCell::new()))
         });
         match c {
             None => true,
-            Some((b, _)) if b.len() > 2 * view.len() => true,
             Some((b, t)) => {
-                crate::tokens::count(view) <= *t.get_or_init(|| crate::tokens::count(b))
+                let room = *t.get_or_init(|| crate::tokens::count(b));
+                // A view of no more bytes than compat's tokens has no more
+                // tokens either.
+                view.len() <= room || crate::tokens::count(view) <= room
             }
         }
     }

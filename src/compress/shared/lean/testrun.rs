@@ -118,6 +118,18 @@ fn module(line: &str) -> &str {
     name.rsplit_once("::").map_or("", |(m, _)| m)
 }
 
+/// The Go test a pass line names (`TestX/a` of `--- PASS: TestX/a (0.00s)`
+/// and of `::group::PASS pkg/path.TestX/a (0.00s)`), or `None` for other
+/// runners' lines.
+fn go_test_name(line: &str) -> Option<&str> {
+    let rest = &line[line.find("PASS")? + 4..];
+    let rest = rest.strip_prefix(':').unwrap_or(rest).trim_start();
+    let name = rest.split(" (").next().unwrap_or(rest).trim_end();
+    let at = name.find("Test").or_else(|| name.find("Example"))?;
+    let name = &name[at..];
+    (!name.contains(' ')).then_some(name)
+}
+
 /// What a run of dropped lines holds when most of them are routine test
 /// lines: `61 passed (test … ok): src/lib.rs×58 src/iterator.rs×3`,
 /// `9 passed (--- PASS), 3 skipped, 18 RUN/PAUSE/CONT lines (+2 other)`;
@@ -128,6 +140,9 @@ pub(crate) fn tally<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> 
     let mut many_modules = false;
     // How the first pass was written: the marker says it the same way.
     let mut how = "";
+    // Go tests passed, by name: gotestsum's `::group::PASS pkg.TestX/a`
+    // and go's own `--- PASS: TestX/a` report one test twice.
+    let mut go_passed: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
     for l in lines {
         if l.trim().is_empty() {
             continue;
@@ -136,6 +151,9 @@ pub(crate) fn tally<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> 
             Some(Routine::Run) => run += 1,
             Some(Routine::Skip) => skip += 1,
             Some(Routine::Pass) => {
+                if go_test_name(l).is_some_and(|name| !go_passed.insert(name)) {
+                    continue;
+                }
                 pass += 1;
                 if how.is_empty() {
                     how = pass_word(l);
@@ -720,6 +738,18 @@ mod tests {
         ] {
             assert!(v.contains(want), "{want}\n{v}");
         }
+    }
+
+    #[test]
+    fn a_go_test_reported_twice_passes_once() {
+        let lines = [
+            "::group::PASS testjson/internal/good.TestNestedSuccess/a/sub (0.00s)",
+            "        --- PASS: TestNestedSuccess/a/sub (0.00s)",
+            "::group::PASS testjson/internal/good.TestNestedSuccess/a (0.00s)",
+            "    --- PASS: TestNestedSuccess/a (0.00s)",
+        ];
+        let t = tally(lines.iter().copied()).unwrap();
+        assert!(t.starts_with("2 passed"), "{t}");
     }
 
     #[test]
