@@ -456,7 +456,12 @@ pub(crate) fn compat_fits<'a>(body: &'a [u8], query: &'a str) -> impl Fn(&[u8]) 
         match c {
             None => true,
             Some((b, t)) => {
-                let room = *t.get_or_init(|| crate::tokens::count(b));
+                // Compat's tokens less the room the view's retrieve line
+                // takes (the engine adds it after the cut), as every
+                // ceiling counts it.
+                let room = *t.get_or_init(|| {
+                    crate::tokens::count(b).saturating_sub(crate::engine::NOTE_RESERVE)
+                });
                 // A view of no more bytes than compat's tokens has no more
                 // tokens either.
                 view.len() <= room || crate::tokens::count(view) <= room
