@@ -739,6 +739,9 @@ pub(super) fn cut_at(
     Some((pieces, trace))
 }
 
+/// Bytes a marker names failed lookups in, at most.
+const FAILED_ROOM: usize = 4 * SUMMARY_ROOM;
+
 /// A run's facts with the lookups among its lines that found nothing
 /// ([`Rules::probe`]), by outcome in order of first appearance: how many
 /// and the names they looked up, as one pattern when the names share one
@@ -753,7 +756,15 @@ fn with_probes<'a>(facts: String, probes: impl Iterator<Item = (&'a str, &'a str
     }
     let mut s = facts;
     for (outcome, names) in by_outcome {
-        let pattern = super::super::names::pattern(names.iter().copied(), SUMMARY_ROOM);
+        // A lookup that failed may be the one that mattered (an app's own
+        // missing file among a loader's probes): failures get room to be
+        // named; files opened, a summary's.
+        let room = if outcome == "opened" {
+            SUMMARY_ROOM
+        } else {
+            FAILED_ROOM
+        };
+        let pattern = super::super::names::pattern(names.iter().copied(), room);
         let pattern = pattern
             .strip_prefix("names ")
             .unwrap_or(&pattern)
@@ -761,7 +772,7 @@ fn with_probes<'a>(facts: String, probes: impl Iterator<Item = (&'a str, &'a str
         let named = if pattern.is_empty() {
             let mut l = String::new();
             for (k, n) in names.iter().enumerate() {
-                if l.len() + n.len() > SUMMARY_ROOM {
+                if l.len() + n.len() > room {
                     l.push_str(&format!(" (+{} more)", names.len() - k));
                     break;
                 }
@@ -905,5 +916,29 @@ fn parent_heads(doc: &Lines<'_>, keep: &mut Keep) {
                 head = None;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_probes;
+
+    /// Failed lookups are named in a failure's room (an app's own missing
+    /// file after a loader's probes); files opened in a summary's.
+    #[test]
+    fn failed_lookups_are_named_past_a_summarys_room() {
+        let mut probes: Vec<(&str, String)> = (0..12)
+            .map(|k| {
+                (
+                    "ENOENT",
+                    format!("/usr/lib/x86_64-linux-gnu/libprobe{k}.so.6"),
+                )
+            })
+            .collect();
+        probes.push(("ENOENT", "/etc/app/config.yml".to_string()));
+        let s = with_probes(String::new(), probes.iter().map(|(o, n)| (*o, n.as_str())));
+        assert!(s.starts_with("13 ENOENT: "), "{s}");
+        assert!(s.contains("/etc/app/config.yml"), "{s}");
+        assert!(!s.contains("more)"), "{s}");
     }
 }
