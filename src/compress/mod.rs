@@ -224,19 +224,27 @@ fn compat_compressed(body: &[u8], query: &str) -> Option<Compressed> {
     (entry.run)(&input).ok()
 }
 
-/// The bytes of compat's view ([`compat_compressed`]).
-pub(crate) fn compat_view(body: &[u8], query: &str) -> Option<Vec<u8>> {
-    compat_compressed(body, query).map(|c| c.bytes)
+/// The tokens of compat's view of `body` for `query`
+/// ([`compat_compressed`]; counted once, by the compressor or here).
+fn compat_tokens(body: &[u8], query: &str) -> Option<usize> {
+    let view = compat_compressed(body, query)?;
+    Some(
+        view.tokens
+            .unwrap_or_else(|| crate::tokens::count(&view.bytes)),
+    )
 }
 
-/// The tokens of compat's view of `body` (no query), less the room a lean
-/// view's retrieve line takes; `None` when compat passes it whole (its
-/// view is the input, which no lean view exceeds).
+/// The room under compat's view of `body` for `query` (issue 40 §8: a lean
+/// view is never larger than compat's): its tokens less the reserve of a
+/// lean view's retrieve line; `None` when compat declines.
+pub(crate) fn compat_ceiling(body: &[u8], query: &str) -> Option<usize> {
+    compat_tokens(body, query).map(|t| t.saturating_sub(crate::engine::NOTE_RESERVE))
+}
+
+/// [`compat_ceiling`] without a query, `None` also when compat passes the
+/// body whole (its view is the input, which no lean view exceeds).
 pub(crate) fn compat_room(body: &[u8]) -> Option<usize> {
-    let view = compat_compressed(body, "")?;
-    let tokens = view
-        .tokens
-        .unwrap_or_else(|| crate::tokens::count(&view.bytes));
+    let tokens = compat_tokens(body, "")?;
     (tokens < crate::tokens::count(body))
         .then(|| tokens.saturating_sub(crate::engine::NOTE_RESERVE))
 }

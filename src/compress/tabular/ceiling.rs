@@ -114,22 +114,6 @@ pub(super) fn compat_room(input: &[u8], t: &Table<'_>, query: &str) -> Option<us
     Some(crate::tokens::count(&view).saturating_sub(crate::engine::NOTE_RESERVE))
 }
 
-/// The tokens of compat's view of `input` (compat's detection and
-/// compressor, whatever type it reads: a Markdown table is text to it),
-/// less the room a lean view's retrieve line takes; `None` when compat
-/// passes it through.
-pub(super) fn compat_view_room(input: &[u8], query: &str) -> Option<usize> {
-    use crate::compress::Input;
-    let d = crate::detect::detect_as(input, crate::profile::Profile::Compat, true, false);
-    let entry = crate::compress::lookup(&d.ct)?;
-    let req = Input {
-        parsed: d.parsed,
-        ..Input::plain(input, query)
-    };
-    let view = (entry.run)(&req).ok()?;
-    Some(crate::tokens::count(&view.bytes).saturating_sub(crate::engine::NOTE_RESERVE))
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::lean::lean_dsv;

@@ -93,7 +93,7 @@ pub(super) fn run(input: &Input<'_>) -> Result<Compressed, Decline> {
         let cut = |budget, ceiling| {
             super::markdown::lean_markdown(input.body, &t, input.query, budget, ceiling)
         };
-        let compat = || super::ceiling::compat_view_room(input.body, input.query);
+        let compat = || crate::compress::compat_ceiling(input.body, input.query);
         return super::ceiling::within_compat(input.body, input.budget, cut, compat).ok_or(NO);
     }
     let parsed;

@@ -438,34 +438,22 @@ impl Squeeze {
 const CEILING_BYTES: usize = 1 << 20;
 
 /// Whether a lean view holds no more tokens than compat's view of `body`
-/// ([`crate::compress::compat_view`], made and counted once, when first
-/// asked). When compat declines, or `body` is over [`CEILING_BYTES`], any
-/// view fits: the engine's own test (fewer tokens than the body) is the
-/// ceiling then.
+/// less the reserve of its retrieve line ([`crate::compress::compat_ceiling`],
+/// made once, when first asked). When compat declines, or `body` is over
+/// [`CEILING_BYTES`], any view fits: the engine's own test (fewer tokens
+/// than the body) is the ceiling then.
 pub(crate) fn compat_fits<'a>(body: &'a [u8], query: &'a str) -> impl Fn(&[u8]) -> bool + 'a {
-    type View = Option<(Vec<u8>, std::cell::OnceCell<usize>)>;
-    let compat: std::cell::OnceCell<View> = std::cell::OnceCell::new();
+    let room: std::cell::OnceCell<Option<usize>> = std::cell::OnceCell::new();
     move |view: &[u8]| {
         // A long document is not cut again (each level is a whole cut).
         if body.len() > CEILING_BYTES {
             return true;
         }
-        let c = compat.get_or_init(|| {
-            crate::compress::compat_view(body, query).map(|b| (b, std::cell::OnceCell::new()))
-        });
-        match c {
+        match *room.get_or_init(|| crate::compress::compat_ceiling(body, query)) {
             None => true,
-            Some((b, t)) => {
-                // Compat's tokens less the room the view's retrieve line
-                // takes (the engine adds it after the cut), as every
-                // ceiling counts it.
-                let room = *t.get_or_init(|| {
-                    crate::tokens::count(b).saturating_sub(crate::engine::NOTE_RESERVE)
-                });
-                // A view of no more bytes than compat's tokens has no more
-                // tokens either.
-                view.len() <= room || crate::tokens::count(view) <= room
-            }
+            // A view of no more bytes than the room has no more tokens
+            // either.
+            Some(room) => view.len() <= room || crate::tokens::count(view) <= room,
         }
     }
 }
