@@ -146,13 +146,10 @@ fn key_remarks(tree: &Tree<'_>) -> Vec<bool> {
             marks[first..i].fill(true);
         }
     }
-    let bytes = |keep: &dyn Fn(usize) -> bool| -> usize {
-        (0..tree.lines.len())
-            .filter(|&i| keep(i))
-            .map(|i| tree.lines[i].len() + 1)
-            .sum()
-    };
-    if bytes(&|i| marks[i]) * KEY_REMARK_SHARE <= bytes(&|_| true) {
+    let size = |i: usize| tree.lines[i].len() + 1;
+    let remarks: usize = (0..n).filter(|&i| marks[i]).map(size).sum();
+    let total: usize = (0..n).map(size).sum();
+    if remarks * KEY_REMARK_SHARE <= total {
         marks
     } else {
         Vec::new()
